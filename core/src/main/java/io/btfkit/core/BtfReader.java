@@ -1,0 +1,218 @@
+package io.btfkit.core;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * Reads raw BTF (either byte order, classic or layout header, standalone or split) into the
+ * columnar model, checking every count, offset and reference before trusting it.
+ *
+ * <p>Allocation is bounded by the input: the word array is the type section's size and the
+ * type index is counted before it is allocated, so a small hostile file cannot make the reader
+ * allocate more than a few times its own size.
+ *
+ * <p>What is checked here is what any later pass relies on: header and section bounds, string
+ * section termination, every type fitting in the type section, kinds known (or described by the
+ * layout section), every type id and string offset in range. The kernel's semantic rules live in
+ * the validator.
+ */
+public final class BtfReader {
+    private BtfReader() {
+    }
+
+    public static Btf read(byte[] data) {
+        return read(data, 0, data.length, null);
+    }
+
+    public static Btf read(byte[] data, Btf base) {
+        return read(data, 0, data.length, base);
+    }
+
+    /**
+     * Reads the blob {@code data[off, off+len)}. Bytes after the last section must be zero
+     * (alignment padding); anything else is an error, since it would be silently dropped.
+     */
+    public static Btf read(byte[] data, int off, int len, Btf base) {
+        BtfHeader h = BtfHeader.parse(data, off, len);
+        long end = h.blobLength();
+        for (long i = end; i < len; i++) {
+            if (data[off + (int) i] != 0) {
+                throw new BtfFormatException((len - end) + " bytes follow the BTF sections at offset " + end
+                        + (BtfHeader.detect(data, off + (int) end, (int) (len - end)) != null
+                        ? " (another BTF blob: concatenated sections are not read as one)" : ""));
+            }
+        }
+        return readBlob(data, off, h, base);
+    }
+
+    /** Reads one blob whose header has been parsed; bytes after its sections are ignored. */
+    public static Btf readBlob(byte[] data, int off, BtfHeader h, Btf base) {
+        int metaStart = off + (int) h.hdrLen();
+        LayoutTable layout = h.layoutLen() > 0 ? readLayout(data, metaStart + (int) h.layoutOff(), (int) h.layoutLen(), h.order())
+                : null;
+        StringTable strings = readStrings(data, metaStart + (int) h.strOff(), (int) h.strLen(), base);
+        ByteBuffer types = ByteBuffer.wrap(data, metaStart + (int) h.typeOff(), (int) h.typeLen()).order(h.order());
+        int[] words = new int[(int) (h.typeLen() / 4)];
+        types.asIntBuffer().get(words);
+        int[] starts = index(words, layout, base == null ? 1 : base.typeCount());
+        Btf.RawFormat format = new Btf.RawFormat(h.order(), (int) Math.min(h.hdrLen(), Integer.MAX_VALUE), h.flags(), layout);
+        Btf btf = new Btf(base, words, starts, strings, format);
+        checkReferences(btf);
+        return btf;
+    }
+
+    private static LayoutTable readLayout(byte[] data, int at, int len, ByteOrder order) {
+        int n = len / LayoutTable.ENTRY_BYTES;
+        int[] info = new int[n];
+        int[] elem = new int[n];
+        int[] flags = new int[n];
+        ByteBuffer b = ByteBuffer.wrap(data, at, len).order(order);
+        for (int k = 0; k < n; k++) {
+            int p = at + k * LayoutTable.ENTRY_BYTES;
+            info[k] = data[p] & 0xff;
+            elem[k] = data[p + 1] & 0xff;
+            flags[k] = b.getShort(p + 2) & 0xffff;
+        }
+        for (int k = 1; k < Math.min(n, Kind.COUNT); k++) {
+            if (info[k] != Kind.infoWords(k) * 4 || elem[k] != Kind.elemWords(k) * 4) {
+                throw new BtfFormatException("layout section entry for kind " + Kind.name(k) + " says info_sz=" + info[k]
+                        + " elem_sz=" + elem[k] + ", but that kind has " + Kind.infoWords(k) * 4 + " and "
+                        + Kind.elemWords(k) * 4);
+            }
+        }
+        return new LayoutTable(info, elem, flags);
+    }
+
+    private static StringTable readStrings(byte[] data, int at, int len, Btf base) {
+        if (base == null && len == 0) {
+            throw new BtfFormatException("string section is empty; standalone BTF needs at least the empty string");
+        }
+        if (base == null && data[at] != 0) {
+            throw new BtfFormatException("string section does not start with the empty string (first byte 0x"
+                    + Integer.toHexString(data[at] & 0xff) + ")");
+        }
+        if (len > 0 && data[at + len - 1] != 0) {
+            throw new BtfFormatException("string section is not NUL-terminated (last byte at string offset "
+                    + ((base == null ? 0 : base.strings().end()) + len - 1) + " is 0x" + Integer.toHexString(data[at + len - 1] & 0xff) + ")");
+        }
+        return new StringTable(base == null ? null : base.strings(), Arrays.copyOfRange(data, at, at + len));
+    }
+
+    /** Finds where each type starts, checking that each fits; two passes so the index is sized exactly. */
+    private static int[] index(int[] words, LayoutTable layout, int firstId) {
+        int count = 0;
+        for (int w = 0; w < words.length; count++) {
+            w += typeWords(words, w, layout, firstId + count);
+        }
+        int[] starts = new int[count + 1];
+        int w = 0;
+        for (int i = 0; i < count; i++) {
+            starts[i] = w;
+            w += typeWords(words, w, layout, firstId + i);
+        }
+        starts[count] = w;
+        return starts;
+    }
+
+    private static int typeWords(int[] words, int w, LayoutTable layout, int id) {
+        long byteOff = 4L * w;
+        if (words.length - w < 3) {
+            throw new BtfFormatException("type [" + id + "] at type section offset " + byteOff + ": header needs 12 bytes, only "
+                    + 4 * (words.length - w) + " left");
+        }
+        int info = words[w + 1];
+        int kind = Kind.kindOf(info);
+        int vlen = Kind.vlenOf(info);
+        long n;
+        if (Kind.isKnown(kind)) {
+            n = Kind.typeWords(kind, vlen);
+        } else if (kind != Kind.UNKN && layout != null && layout.covers(kind)) {
+            int infoSz = layout.infoSize(kind);
+            int elemSz = layout.elemSize(kind);
+            if (infoSz % 4 != 0 || elemSz % 4 != 0) {
+                throw new BtfFormatException("type [" + id + "] at type section offset " + byteOff + ": kind " + kind
+                        + " has a layout (info_sz=" + infoSz + ", elem_sz=" + elemSz + ") that is not word-aligned");
+            }
+            n = 3 + infoSz / 4 + (long) vlen * (elemSz / 4);
+        } else {
+            throw new BtfFormatException("type [" + id + "] at type section offset " + byteOff + ": unknown kind " + kind
+                    + (kind == Kind.UNKN ? " (UNKN is not a type)" : layout == null ? " and no layout section describes it" : ""));
+        }
+        if (n > words.length - w) {
+            throw new BtfFormatException("type [" + id + "] " + Kind.name(kind) + " at type section offset " + byteOff + ": vlen "
+                    + vlen + " needs " + 4 * n + " bytes, only " + 4 * (words.length - w) + " left in the type section");
+        }
+        return (int) n;
+    }
+
+    /** Every type id must name an existing type and every string offset a string. */
+    private static void checkReferences(Btf btf) {
+        int[] words = btf.words();
+        int[] starts = btf.starts();
+        int typeCount = btf.typeCount();
+        int strEnd = btf.strings().end();
+        int first = btf.firstId();
+        int[] failure = {-1, -1};
+        for (int i = 0; i < starts.length - 1; i++) {
+            int s = starts[i];
+            int kind = Kind.kindOf(words[s + 1]);
+            if (!Kind.isKnown(kind)) {
+                if (Integer.compareUnsigned(words[s], strEnd) >= 0) {
+                    throw badString(btf, first + i, s, s, strEnd);
+                }
+                continue;
+            }
+            TypeRefs.forEachStringSlot(words, s, slot -> {
+                if (failure[0] < 0 && Integer.compareUnsigned(words[slot], strEnd) >= 0) {
+                    failure[0] = slot;
+                }
+            });
+            if (failure[0] >= 0) {
+                throw badString(btf, first + i, s, failure[0], strEnd);
+            }
+            TypeRefs.forEachTypeIdSlot(words, s, slot -> {
+                if (failure[1] < 0 && Integer.compareUnsigned(words[slot], typeCount) >= 0) {
+                    failure[1] = slot;
+                }
+            });
+            if (failure[1] >= 0) {
+                int slot = failure[1];
+                throw new BtfFormatException("type [" + (first + i) + "] " + Kind.name(kind) + describeName(btf, s) + ": "
+                        + fieldName(words, s, slot) + " refers to type " + Integer.toUnsignedString(words[slot])
+                        + ", but the last type id is " + (typeCount - 1));
+            }
+        }
+    }
+
+    private static BtfFormatException badString(Btf btf, int id, int s, int slot, int strEnd) {
+        int kind = Kind.kindOf(btf.words()[s + 1]);
+        return new BtfFormatException("type [" + id + "] " + Kind.name(kind) + ": "
+                + (slot == s ? "name" : "member/value/parameter " + ((slot - s - 3) / Math.max(1, Kind.isKnown(kind) ? Kind.elemWords(kind) : 1)) + " name")
+                + " offset " + Integer.toUnsignedString(btf.words()[slot]) + " is past the end of the string section ("
+                + strEnd + " bytes)");
+    }
+
+    private static String describeName(Btf btf, int s) {
+        String n = btf.strings().latin1(btf.words()[s]);
+        return n == null || n.isEmpty() ? "" : " '" + n + "'";
+    }
+
+    /** Human name of the type-id field at {@code slot} for error messages. */
+    static String fieldName(int[] w, int start, int slot) {
+        int kind = Kind.kindOf(w[start + 1]);
+        switch (kind) {
+            case Kind.ARRAY:
+                return slot == start + 3 ? "element type" : "index type";
+            case Kind.STRUCT:
+            case Kind.UNION:
+                return "member " + (slot - start - 4) / 3;
+            case Kind.FUNC_PROTO:
+                return slot == start + 2 ? "return type" : "parameter " + (slot - start - 4) / 2;
+            case Kind.DATASEC:
+                return "variable " + (slot - start - 3) / 3;
+            default:
+                return "type";
+        }
+    }
+}

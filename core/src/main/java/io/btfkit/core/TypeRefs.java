@@ -1,0 +1,138 @@
+package io.btfkit.core;
+
+import java.util.function.IntConsumer;
+
+/**
+ * The one place that knows which words of which kind hold type ids and which hold string
+ * offsets. Every pass (reader checks, dedup, remapping, distill, relocate, validate) walks
+ * references through here, in libbpf's field order:
+ *
+ * <ul>
+ *   <li>type ids: the size/type word of PTR, TYPEDEF, VOLATILE, CONST, RESTRICT, FUNC, VAR,
+ *       DECL_TAG, TYPE_TAG; ARRAY element then index type; each STRUCT/UNION member's type;
+ *       FUNC_PROTO return type then each parameter's type; each DATASEC entry's variable.</li>
+ *   <li>strings: {@code name_off} of every type, then each member, enumerator or parameter
+ *       name.</li>
+ * </ul>
+ *
+ * <p>Slots are absolute indexes into the owning BTF's {@link Btf#words()} array, so a caller
+ * can read them or rewrite them in a copy.
+ */
+public final class TypeRefs {
+    private TypeRefs() {
+    }
+
+    /** Calls {@code out} with the word index of every type-id field of the type at {@code start}. */
+    public static void forEachTypeIdSlot(int[] w, int start, IntConsumer out) {
+        int info = w[start + 1];
+        int kind = Kind.kindOf(info);
+        int vlen = Kind.vlenOf(info);
+        switch (kind) {
+            case Kind.PTR:
+            case Kind.TYPEDEF:
+            case Kind.VOLATILE:
+            case Kind.CONST:
+            case Kind.RESTRICT:
+            case Kind.FUNC:
+            case Kind.VAR:
+            case Kind.DECL_TAG:
+            case Kind.TYPE_TAG:
+                out.accept(start + 2);
+                break;
+            case Kind.ARRAY:
+                out.accept(start + 3);
+                out.accept(start + 4);
+                break;
+            case Kind.STRUCT:
+            case Kind.UNION:
+                for (int i = 0, m = start + 4; i < vlen; i++, m += 3) {
+                    out.accept(m);
+                }
+                break;
+            case Kind.FUNC_PROTO:
+                out.accept(start + 2);
+                for (int i = 0, p = start + 4; i < vlen; i++, p += 2) {
+                    out.accept(p);
+                }
+                break;
+            case Kind.DATASEC:
+                for (int i = 0, v = start + 3; i < vlen; i++, v += 3) {
+                    out.accept(v);
+                }
+                break;
+            default:
+                break;
+        }
+    }
+
+    /** Calls {@code out} with the word index of every string-offset field of the type at {@code start}. */
+    public static void forEachStringSlot(int[] w, int start, IntConsumer out) {
+        out.accept(start);
+        int info = w[start + 1];
+        int kind = Kind.kindOf(info);
+        int vlen = Kind.vlenOf(info);
+        switch (kind) {
+            case Kind.STRUCT:
+            case Kind.UNION:
+            case Kind.ENUM64:
+                for (int i = 0, m = start + 3; i < vlen; i++, m += 3) {
+                    out.accept(m);
+                }
+                break;
+            case Kind.ENUM:
+            case Kind.FUNC_PROTO:
+                for (int i = 0, m = start + 3; i < vlen; i++, m += 2) {
+                    out.accept(m);
+                }
+                break;
+            default:
+                break;
+        }
+    }
+
+    /** Number of type-id fields of the type at {@code start}. */
+    public static int typeIdCount(int[] w, int start) {
+        int info = w[start + 1];
+        int vlen = Kind.vlenOf(info);
+        switch (Kind.kindOf(info)) {
+            case Kind.PTR:
+            case Kind.TYPEDEF:
+            case Kind.VOLATILE:
+            case Kind.CONST:
+            case Kind.RESTRICT:
+            case Kind.FUNC:
+            case Kind.VAR:
+            case Kind.DECL_TAG:
+            case Kind.TYPE_TAG:
+                return 1;
+            case Kind.ARRAY:
+                return 2;
+            case Kind.STRUCT:
+            case Kind.UNION:
+            case Kind.DATASEC:
+                return vlen;
+            case Kind.FUNC_PROTO:
+                return vlen + 1;
+            default:
+                return 0;
+        }
+    }
+
+    /** Word index of the {@code i}-th type-id field (same order as {@link #forEachTypeIdSlot}). */
+    public static int typeIdSlot(int[] w, int start, int i) {
+        int info = w[start + 1];
+        switch (Kind.kindOf(info)) {
+            case Kind.ARRAY:
+                return start + 3 + i;
+            case Kind.STRUCT:
+            case Kind.UNION:
+                return start + 4 + 3 * i;
+            case Kind.FUNC_PROTO:
+                return i == 0 ? start + 2 : start + 4 + 2 * (i - 1);
+            case Kind.DATASEC:
+                return start + 3 + 3 * i;
+            default:
+                return start + 2;
+        }
+    }
+}
