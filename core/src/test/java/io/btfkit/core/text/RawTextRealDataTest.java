@@ -10,7 +10,11 @@ import io.btfkit.core.BtfWriter;
 import io.btfkit.core.Kind;
 import io.btfkit.core.TestData;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -37,7 +41,7 @@ class RawTextRealDataTest {
         // order (and holds 213 strings no type uses), so byte identity with x is only possible
         // when it is; otherwise the type-word equality above is the contract.
         TypeWords.assertFirstUseOrder(y);
-        boolean firstUse = java.util.Arrays.equals(x.strings().bytes(), y.strings().bytes());
+        boolean firstUse = Arrays.equals(x.strings().bytes(), y.strings().bytes());
         if (firstUse) {
             int[] words = y.words().clone();
             words[y.startOf(tag) + 1] |= 0x80000000;
@@ -47,6 +51,17 @@ class RawTextRealDataTest {
         // and once in first-use order, text round trips are byte-exact in binary form too
         Btf z = RawTextParser.parse(RawTextPrinter.toText(y), null);
         assertArrayEquals(BtfWriter.write(y), BtfWriter.write(z));
+    }
+
+    @Test
+    void bpftoolsOwnTextOfVmlinux618Parses() {
+        Path tool = TestData.tool("bpftool");
+        Assumptions.assumeTrue(tool != null, "skipped: bpftool not available");
+        Path f = TestData.vmlinux618();
+        byte[] text = TestData.run(List.of(tool.toString(), "btf", "dump", "file", f.toString(), "format", "raw"));
+        Btf x = BtfReader.read(TestData.bytes(f));
+        Btf y = RawTextParser.parse(text, null);
+        assertEquals(1, TypeWords.assertSameTypes(x, y).size(), "only the attribute TYPE_TAG's flag is lost");
     }
 
     static Stream<String> modules() {
