@@ -5,6 +5,7 @@ import io.btfkit.core.BtfBuilder;
 import io.btfkit.core.BtfFormatException;
 import io.btfkit.core.Kind;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -76,7 +77,7 @@ public final class RawTextParser {
 
     static {
         for (int k = 1; k <= Kind.MAX_KNOWN; k++) {
-            KIND_WORDS[k] = Kind.name(k).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            KIND_WORDS[k] = Kind.name(k).getBytes(StandardCharsets.US_ASCII);
         }
     }
 

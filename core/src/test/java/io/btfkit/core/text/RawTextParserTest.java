@@ -11,6 +11,7 @@ import io.btfkit.core.BtfBuilder;
 import io.btfkit.core.BtfFormatException;
 import io.btfkit.core.Kind;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /** Hand-written raw text for every kind, both spellings, the extensions and the comment rules. */
@@ -76,7 +77,7 @@ class RawTextParserTest {
     /** The words of type {@code id} of a standalone BTF. */
     static int[] words(Btf btf, int id) {
         int s = btf.startOf(id);
-        return java.util.Arrays.copyOfRange(btf.words(), s, s + btf.wordCount(id));
+        return Arrays.copyOfRange(btf.words(), s, s + btf.wordCount(id));
     }
 
     @Test
@@ -111,7 +112,7 @@ class RawTextParserTest {
         assertEquals(Kind.LINKAGE_EXTERN, btf.vlen(19));
         assertEquals(Kind.LINKAGE_GLOBAL, btf.extra(21, 0));
         assertEquals(Kind.LINKAGE_EXTERN, btf.extra(22, 0));
-        assertArrayEquals(new int[] {20, 0, 4, 21, 4, 8}, java.util.Arrays.copyOfRange(words(btf, 23), 3, 9));
+        assertArrayEquals(new int[] {20, 0, 4, 21, 4, 8}, Arrays.copyOfRange(words(btf, 23), 3, 9));
         assertEquals(-1, btf.extra(25, 0));
         assertEquals(1, btf.extra(26, 0));
         assertEquals(btf.nameOff(25), btf.nameOff(26), "equal names share one string");
@@ -188,7 +189,7 @@ class RawTextParserTest {
         assertEquals(" m' x=1 '", btf.strings().latin1(btf.extra(2, 0)));
         assertEquals(0, btf.nameOff(3), "'' is no name");
         assertEquals(0, btf.nameOff(4), "'(anon)' is no name");
-        byte[] raw = java.util.Arrays.copyOfRange(btf.strings().bytes(), btf.nameOff(5), btf.nameOff(5) + 10);
+        byte[] raw = Arrays.copyOfRange(btf.strings().bytes(), btf.nameOff(5), btf.nameOff(5) + 10);
         assertArrayEquals("caf\u00e9 \t tab".getBytes(StandardCharsets.ISO_8859_1), raw, "one byte per char");
         assertEquals(text.replace("TYPEDEF ''", "TYPEDEF '(anon)'"), RawTextPrinter.toText(btf));
     }
