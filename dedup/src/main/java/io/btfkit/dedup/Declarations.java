@@ -2,6 +2,11 @@ package io.btfkit.dedup;
 
 import io.btfkit.core.Kind;
 import io.btfkit.core.TypeRefs;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import java.util.ArrayList;
+import java.util.List;
 import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
 
 /**
@@ -39,9 +44,8 @@ final class Declarations {
     }
 
     /**
-     * Within each unit {@code [unitFirst[u], unitFirst[u+1])} of the merged graph, redirects
-     * every reference to a declaration to the unit's own definition of that name, and records
-     * the declaration as an alias of it. Returns how many declarations were resolved.
+     * Within each unit of the merged graph, records each declaration whose unit also defines
+     * its name (with the matching kind) as an alias of that definition. Returns how many.
      */
     static int resolveWithinUnits(Merger.Merged m, int[] aliasTarget) {
         int[] w = m.words;
@@ -89,19 +93,79 @@ final class Declarations {
                     unitResolved++;
                 }
             }
-            if (unitResolved == 0) {
+            resolved += unitResolved;
+        }
+        return resolved;
+    }
+
+    /**
+     * Resolves declarations whose name has exactly one definition (counting the base's). In
+     * {@code libbpfCompatible} mode (split dedup of a whole module) a declaration the base also
+     * carries is left to the base's declaration, as libbpf maps it there first.
+     */
+    static int resolveByUniqueDefinition(Merger.Merged m, Definitions defs, Definitions.ByName own,
+                                         BaseIndex base, boolean libbpfCompatible, int[] aliasTarget) {
+        int[] w = m.words;
+        int[] st = m.starts;
+        int first = m.firstId;
+        int resolved = 0;
+        for (int i = 0; i < st.length - 1; i++) {
+            int s = st[i];
+            if (aliasTarget[i] >= 0 || !isDeclaration(w, s) || w[s] == 0) {
                 continue;
             }
-            resolved += unitResolved;
-            for (int id = from; id < to; id++) {
-                TypeRefs.forEachTypeIdSlot(w, st[id - first], slot -> {
-                    int ref = w[slot];
-                    if (ref >= first && aliasTarget[ref - first] >= 0) {
-                        w[slot] = aliasTarget[ref - first];
-                    }
-                });
+            if (libbpfCompatible && base != null && base.hasDeclaration(w, s)) {
+                continue;
+            }
+            int target = uniqueDefinitionNode(w, s, own, base);
+            if (target >= 0 && kindMatches(w, s, nodeWords(m, base, target), nodeStart(m, base, target))) {
+                aliasTarget[i] = target;
+                resolved++;
             }
         }
         return resolved;
+    }
+
+    /** A full tag node of the one definition of the declaration's name, or -1. */
+    static int uniqueDefinitionNode(int[] w, int s, Definitions.ByName own, BaseIndex base) {
+        int name = w[s];
+        boolean fwd = Kind.kindOf(w[s + 1]) == Kind.FWD;
+        int d = fwd ? own.composites.get(name) : own.enums.get(name);
+        if (base != null) {
+            d = Names.combine(d, fwd ? base.byName.composites.get(name) : base.byName.enums.get(name));
+        }
+        if (d < 0) {
+            return -1;
+        }
+        return firstNodeOf(d, own, base);
+    }
+
+    static int firstNodeOf(int def, Definitions.ByName own, BaseIndex base) {
+        int node = base == null ? -1 : base.byName.firstNode.get(def);
+        return node >= 0 ? node : own.firstNode.get(def);
+    }
+
+    static int[] nodeWords(Merger.Merged m, BaseIndex base, int id) {
+        return id < m.firstId ? base.base().words() : m.words;
+    }
+
+    static int nodeStart(Merger.Merged m, BaseIndex base, int id) {
+        return id < m.firstId ? base.base().starts()[id - 1] : m.starts[id - m.firstId];
+    }
+
+    /** Redirects every reference to a resolved declaration to its definition. */
+    static void redirect(Merger.Merged m, int[] aliasTarget) {
+        int[] w = m.words;
+        int[] st = m.starts;
+        int first = m.firstId;
+        for (int i = 0; i < st.length - 1; i++) {
+            TypeRefs.forEachTypeIdSlot(w, st[i], slot -> {
+                int ref = w[slot];
+                while (ref >= first && aliasTarget[ref - first] >= 0) {
+                    ref = aliasTarget[ref - first];
+                }
+                w[slot] = ref;
+            });
+        }
     }
 }

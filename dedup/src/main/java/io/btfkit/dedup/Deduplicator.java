@@ -72,138 +72,27 @@ public final class Deduplicator {
         int first = m.firstId;
         int[] aliasTarget = new int[n];
         Arrays.fill(aliasTarget, -1);
-        boolean unitsAreCus = options.unitDeclarations() && inputs.stream().noneMatch(Btf::isSplit);
-        if (unitsAreCus) {
+        boolean units = options.unitDeclarations() && inputs.stream().noneMatch(Btf::isSplit);
+        if (units) {
             Declarations.resolveWithinUnits(m, aliasTarget);
         }
+        Definitions defs = Definitions.of(m.words, m.starts, first, baseIndex);
+        Definitions.ByName own = new Definitions.ByName();
+        for (int i = 0; i < n; i++) {
+            if (aliasTarget[i] < 0) {
+                own.add(m.words, m.starts[i], first + i, defs.defOf(first + i));
+            }
+        }
+        if (units) {
+            new ContextResolver(m, defs, own, baseIndex, aliasTarget).resolve();
+        }
+        Declarations.resolveByUniqueDefinition(m, defs, own, baseIndex, !units, aliasTarget);
+        Declarations.redirect(m, aliasTarget);
+
         ClassTable baseLayer = baseIndex == null ? null : baseIndex.table;
-        WorkGraph g0 = new WorkGraph(m.words, m.starts, first, baseIndex == null ? null : baseIndex.classOfId);
-        ClassTable layer = new ClassTable(baseLayer, g0);
+        WorkGraph g = new WorkGraph(m.words, m.starts, first, baseIndex == null ? null : baseIndex.classOfId);
+        ClassTable layer = new ClassTable(baseLayer, g);
         new Partitioner(layer).run();
-
-        // cls[x]: current class of own node x; aliases are followed at the end
-        int[] cls = layer.nodeClass.clone();
-        int rounds = 0;
-        while (true) {
-            int[] target = resolveByName(layer, baseIndex, cls, aliasTarget);
-            if (target == null) {
-                break;
-            }
-            rounds++;
-            ClassTable next = new ClassTable(baseLayer, quotient(layer, target));
-            new Partitioner(next).run();
-            int lfirst = layer.first;
-            int[] member = memberNodes(layer, cls, aliasTarget, first);
-            for (int i = 0; i < n; i++) {
-                int c = cls[i];
-                if (c < lfirst) {
-                    continue;
-                }
-                int t = target[c - lfirst];
-                if (t >= 0 && aliasTarget[i] < 0) {
-                    // a declaration now proven to declare class t: alias of one of t's members
-                    aliasTarget[i] = t < lfirst ? minBaseMember(baseIndex, t) : member[t - lfirst];
-                }
-                cls[i] = next.nodeClass[c - lfirst];
-            }
-            layer = next;
-        }
-        return OutputBuilder.build(inputs, m, baseIndex, cls, aliasTarget, layer.first, rounds);
-    }
-
-    /**
-     * Declarations (classes of the current layer) resolved by a unique name; null when none is
-     * newly resolved. Entry {@code c - layer.first} is the class declared, or -1.
-     */
-    private static int[] resolveByName(ClassTable layer, BaseIndex baseIndex, int[] cls, int[] aliasTarget) {
-        int lfirst = layer.first;
-        int count = layer.ownClassCount();
-        boolean[] live = new boolean[count];
-        for (int i = 0; i < cls.length; i++) {
-            if (aliasTarget[i] < 0 && cls[i] >= lfirst) {
-                live[cls[i] - lfirst] = true;
-            }
-        }
-        Names local = Names.of(layer, lfirst, lfirst + count);
-        Names baseNames = baseIndex == null ? null : baseIndex.names;
-        int[] target = null;
-        for (int c = lfirst; c < lfirst + count; c++) {
-            if (!live[c - lfirst]) {
-                continue;
-            }
-            int[] w = layer.repWords(c);
-            int s = layer.repStart(c);
-            if (!Declarations.isDeclaration(w, s)) {
-                continue;
-            }
-            int name = w[s];
-            boolean fwd = Kind.kindOf(w[s + 1]) == Kind.FWD;
-            int t = fwd ? local.composites.get(name) : local.enums.get(name);
-            if (baseNames != null) {
-                t = Names.combine(t, fwd ? baseNames.composites.get(name) : baseNames.enums.get(name));
-            }
-            if (t < 0 || !Declarations.kindMatches(w, s, layer.repWords(t), layer.repStart(t))) {
-                continue;
-            }
-            if (target == null) {
-                target = new int[count];
-                Arrays.fill(target, -1);
-            }
-            target[c - lfirst] = t;
-        }
-        return target;
-    }
-
-    private static int minBaseMember(BaseIndex baseIndex, int baseClass) {
-        return baseIndex.minId[baseClass];
-    }
-
-    /** One merged node per class of {@code layer} that is a real member (not an alias). */
-    private static int[] memberNodes(ClassTable layer, int[] cls, int[] aliasTarget, int mergedFirst) {
-        int lfirst = layer.first;
-        int[] member = new int[layer.ownClassCount()];
-        Arrays.fill(member, -1);
-        for (int i = cls.length - 1; i >= 0; i--) {
-            if (aliasTarget[i] < 0 && cls[i] >= lfirst) {
-                member[cls[i] - lfirst] = i + mergedFirst;
-            }
-        }
-        return member;
-    }
-
-    /**
-     * The graph of the classes of {@code layer}: one node per class (its id is the class id),
-     * with the class's shape and its children's classes, declarations substituted by the class
-     * they declare.
-     */
-    private static WorkGraph quotient(ClassTable layer, int[] target) {
-        int lfirst = layer.first;
-        int count = layer.ownClassCount();
-        int[] starts = new int[count + 1];
-        int total = 0;
-        for (int c = lfirst; c < lfirst + count; c++) {
-            starts[c - lfirst] = total;
-            int r = layer.rep(c);
-            total += layer.graph.starts[r - layer.graph.firstId + 1] - layer.graph.start(r);
-        }
-        starts[count] = total;
-        int[] words = new int[total];
-        for (int c = lfirst; c < lfirst + count; c++) {
-            int r = layer.rep(c);
-            int from = layer.graph.start(r);
-            int len = starts[c - lfirst + 1] - starts[c - lfirst];
-            int at = starts[c - lfirst];
-            System.arraycopy(layer.graph.words, from, words, at, len);
-            int kids = TypeRefs.typeIdCount(words, at);
-            for (int i = 0; i < kids; i++) {
-                int slot = TypeRefs.typeIdSlot(words, at, i);
-                int cc = layer.childClass(c, i);
-                if (cc >= lfirst && target[cc - lfirst] >= 0) {
-                    cc = target[cc - lfirst];
-                }
-                words[slot] = cc;
-            }
-        }
-        return new WorkGraph(words, starts, lfirst, null);
+        return OutputBuilder.build(inputs, m, baseIndex, layer.nodeClass, aliasTarget, layer.first, 0);
     }
 }
