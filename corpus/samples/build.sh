@@ -4,6 +4,7 @@
 # reproduces, given the same compiler versions) how they were made. See README.md.
 set -eu
 cd "$(dirname "$0")"
+HERE=$PWD
 
 GCC=${GCC:-gcc}
 CLANG=${CLANG:-clang}
@@ -15,17 +16,27 @@ if setarch "$(uname -m)" -R true 2>/dev/null; then
 	GCC="setarch $(uname -m) -R $GCC"
 fi
 
-# Keep build paths out of the DWARF so the output does not depend on the checkout.
-CLANG_BPF="$CLANG -g -O2 -Wall -fdebug-prefix-map=$PWD=."
+# gcc 12 stores the absolute path of the compiled file in the BTF string table whatever
+# the prefix maps say, so the gcc sources are compiled in a fixed directory: the objects
+# then do not depend on where the repository is checked out.
+B=${BTFKIT_SAMPLES_BUILD:-/tmp/btfkit-samples}
+rm -rf "$B"
+mkdir -p "$B/gcc" "$B/elf"
+trap 'rm -rf "$B"' EXIT
+cp gcc/*.c gcc/*.h "$B/gcc/"
+cp elf/tiny.c "$B/elf/"
 
 # gcc/: x86-64 relocatable objects with a .BTF section, one per C file; the types of
 # sched.h repeat in every object (the input of `btfkit link`).
 for f in queue job worker main; do
-	(cd gcc && $GCC -gbtf -c -O2 -Wall "$f.c" -o "$f.o")
+	(cd "$B/gcc" && $GCC -gbtf -c -O2 -Wall "$f.c" -o "$HERE/gcc/$f.o")
 done
 
 # bpf/: BPF objects with .BTF and .BTF.ext (func_info, line_info, CO-RE relocations),
-# little-endian, plus a big-endian build of one of them.
+# little-endian, plus a big-endian build of one of them. The prefix map keeps the
+# checkout's path out; it must map the directory clang runs in, because clang reads each
+# source line back through the mapped name to store its text in line_info.
+CLANG_BPF="$CLANG -g -O2 -Wall -fdebug-prefix-map=$HERE/bpf=."
 for f in task_trace net_stats; do
 	(cd bpf && $CLANG_BPF -target bpf -c "$f.c" -o "$f.bpf.o")
 done
@@ -33,17 +44,15 @@ done
 
 # elf/: other ELF shapes.
 # - ELF32 little-endian object with .BTF (i386).
-(cd elf && $GCC -m32 -gbtf -c -O2 -Wall ../gcc/queue.c -o queue.i386.o)
+(cd "$B/gcc" && $GCC -m32 -gbtf -c -O2 -Wall queue.c -o "$HERE/elf/queue.i386.o")
 # - ELF32 big-endian object without BTF (MIPS), for byte order / class coverage.
-(cd elf && $CLANG -target mips-linux-gnu -O2 -Wall -c ../gcc/queue.c -o queue.mips.o)
+(cd "$B/gcc" && $CLANG -target mips-linux-gnu -O2 -Wall -c queue.c -o "$HERE/elf/queue.mips.o")
 # - ET_EXEC with program headers and a non-alloc .BTF (like a gcc -gbtf executable).
 # - ET_EXEC whose .BTF is SHF_ALLOC inside a PT_LOAD segment (like vmlinux).
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-(cd elf && $GCC -gbtf -c -O2 -Wall tiny.c -o "$tmp/tiny.o")
-$GCC -nostdlib -static -no-pie -O2 -o elf/tiny.exec "$tmp/tiny.o"
-$OBJCOPY --set-section-flags .BTF=alloc,readonly,contents "$tmp/tiny.o" "$tmp/tiny-alloc.o"
-$GCC -nostdlib -static -no-pie -O2 -o elf/tiny-btf-alloc.exec "$tmp/tiny-alloc.o"
+(cd "$B/elf" && $GCC -gbtf -c -O2 -Wall tiny.c -o tiny.o)
+$GCC -nostdlib -static -no-pie -O2 -o elf/tiny.exec "$B/elf/tiny.o"
+$OBJCOPY --set-section-flags .BTF=alloc,readonly,contents "$B/elf/tiny.o" "$B/elf/tiny-alloc.o"
+$GCC -nostdlib -static -no-pie -O2 -o elf/tiny-btf-alloc.exec "$B/elf/tiny-alloc.o"
 
 # compressed/: one object compressed three ways (input detection tests).
 mkdir -p compressed

@@ -15,18 +15,18 @@ import org.junit.jupiter.api.Test;
  * Malformed ELF files built by damaging real samples one field at a time; each must fail with a
  * BtfFormatException whose message names the field and the numbers involved.
  *
- * <p>{@code gcc/queue.o} (ELF64 LSB, 0xee8 bytes): 13 section headers at 0xba8, e_shstrndx 12;
- * section 2 is .rela.text, 5 is .BTF at 0x140 (0x7a2 bytes), 10 is .symtab, 12 .shstrtab (0x5e
+ * <p>{@code gcc/queue.o} (ELF64 LSB, 0xee0 bytes): 13 section headers at 0xba0, e_shstrndx 12;
+ * section 2 is .rela.text, 5 is .BTF at 0x140 (0x79a bytes), 10 is .symtab, 12 .shstrtab (0x5e
  * bytes).
  */
 class ElfMalformedTest {
     private static final ElfClass C64 = ElfClass.ELF64;
     private static final ElfClass C32 = ElfClass.ELF32;
-    private static final int SHOFF = 0xba8;
+    private static final int SHOFF = 0xba0;
 
     private static byte[] queue() {
         byte[] d = ElfTools.sampleBytes("gcc/queue.o");
-        assertEquals(0xee8, d.length, "sample layout the expectations below rely on");
+        assertEquals(0xee0, d.length, "sample layout the expectations below rely on");
         return d;
     }
 
@@ -90,10 +90,10 @@ class ElfMalformedTest {
 
     @Test
     void sectionHeaderTablePastTheEnd() {
-        fails("section header table at e_shoff 0x10000 runs past the end of the file (0xee8 bytes)", q(b -> b.putLong(C64.eShoff, 0x10000)));
-        fails("section header table: 13 entries of 64 bytes at 0xbc0 run past the end of the file (0xee8 bytes)",
+        fails("section header table at e_shoff 0x10000 runs past the end of the file (0xee0 bytes)", q(b -> b.putLong(C64.eShoff, 0x10000)));
+        fails("section header table: 13 entries of 64 bytes at 0xbb8 run past the end of the file (0xee0 bytes)",
                 q(b -> b.putLong(C64.eShoff, SHOFF + 24)));
-        fails("section header table: 65535 entries of 64 bytes at 0xba8 run past the end of the file (0xee8 bytes)",
+        fails("section header table: 65535 entries of 64 bytes at 0xba0 run past the end of the file (0xee0 bytes)",
                 q(b -> b.putShort(C64.eShnum, (short) 0xffff)));
         fails("e_shnum is 13 but e_shoff is 0 (no section header table)", q(b -> b.putLong(C64.eShoff, 0)));
     }
@@ -101,19 +101,19 @@ class ElfMalformedTest {
     /** Extended numbering: a count of 2^40 taken from section header 0 must fail before anything is allocated. */
     @Test
     void absurdExtendedSectionCount() {
-        fails("section header table: 1099511627776 entries of 64 bytes at 0xba8 run past the end of the file (0xee8 bytes)"
+        fails("section header table: 1099511627776 entries of 64 bytes at 0xba0 run past the end of the file (0xee0 bytes)"
                         + " (count from section header 0, extended numbering)",
                 q(b -> {
                     b.putShort(C64.eShnum, (short) 0);
                     b.putLong(sh(0, C64.shSize), 1L << 40);
                 }));
-        fails("section header table: 18446744073709551615 entries of 64 bytes at 0xba8 run past the end of the file (0xee8 bytes)"
+        fails("section header table: 18446744073709551615 entries of 64 bytes at 0xba0 run past the end of the file (0xee0 bytes)"
                         + " (count from section header 0, extended numbering)",
                 q(b -> {
                     b.putShort(C64.eShnum, (short) 0);
                     b.putLong(sh(0, C64.shSize), -1L);
                 }));
-        fails("e_shnum is 0 and section header 0 holds no extended section count, but e_shoff is 0xba8",
+        fails("e_shnum is 0 and section header 0 holds no extended section count, but e_shoff is 0xba0",
                 q(b -> b.putShort(C64.eShnum, (short) 0)));
     }
 
@@ -127,7 +127,7 @@ class ElfMalformedTest {
         }));
         assertEquals(13, elf.sections().size());
         assertEquals(".shstrtab", elf.sectionNameTable().orElseThrow().name());
-        assertEquals(0x7a2, elf.section(".BTF").orElseThrow().size());
+        assertEquals(0x79a, elf.section(".BTF").orElseThrow().size());
     }
 
     @Test
@@ -140,16 +140,16 @@ class ElfMalformedTest {
                     b.putInt(sh(0, C64.shLink), 99);
                 }));
         fails("section header 5, the section name table (e_shstrndx), has type 1, not SHT_STRTAB", q(b -> b.putShort(C64.eShstrndx, (short) 5)));
-        fails("section header 12 (section name table): data [0xb48, +0x10000) runs past the end of the file (0xee8 bytes)",
+        fails("section header 12 (section name table): data [0xb40, +0x10000) runs past the end of the file (0xee0 bytes)",
                 q(b -> b.putLong(sh(12, C64.shSize), 0x10000)));
     }
 
     @Test
     void sectionDataPastTheEnd() {
-        fails("section header 5 (.BTF): data [0x140, +0x5000) runs past the end of the file (0xee8 bytes)", q(b -> b.putLong(sh(5, C64.shSize), 0x5000)));
-        fails("section header 5 (.BTF): data [0xffffffffffffff00, +0x7a2) runs past the end of the file (0xee8 bytes)",
+        fails("section header 5 (.BTF): data [0x140, +0x5000) runs past the end of the file (0xee0 bytes)", q(b -> b.putLong(sh(5, C64.shSize), 0x5000)));
+        fails("section header 5 (.BTF): data [0xffffffffffffff00, +0x79a) runs past the end of the file (0xee0 bytes)",
                 q(b -> b.putLong(sh(5, C64.shOffset), 0xffffffffffffff00L)));
-        fails("section header 5 (.BTF): data [0xe00, +0x7a2) runs past the end of the file (0xee8 bytes)", q(b -> b.putLong(sh(5, C64.shOffset), 0xe00)));
+        fails("section header 5 (.BTF): data [0xe00, +0x79a) runs past the end of the file (0xee0 bytes)", q(b -> b.putLong(sh(5, C64.shOffset), 0xe00)));
     }
 
     @Test
