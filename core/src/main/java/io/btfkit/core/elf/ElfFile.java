@@ -176,9 +176,17 @@ public final class ElfFile {
     /**
      * A copy of this file in which each named section holds the given bytes: replaced when the
      * section exists, otherwise added as a new non-alloc {@code SHT_PROGBITS} section aligned to
-     * 4 (e.g. {@code .BTF}, {@code .BTF.ext}, {@code .BTF.base}). Everything else keeps its meaning
-     * and every section keeps its index. See {@link ElfSectionWriter} for the layout rules and for
-     * what happens to relocation sections that target a replaced section.
+     * 4 (e.g. {@code .BTF}, {@code .BTF.ext}, {@code .BTF.base}), in map order after the existing
+     * ones. Everything else keeps its meaning and every section keeps its index, so symbols,
+     * {@code sh_link}/{@code sh_info} and relocations stay valid.
+     *
+     * <p>A file without program headers (objects, kernel modules) is laid out afresh: sections in
+     * their original file order with their alignment, the section header table last. A file with
+     * program headers (vmlinux, executables) keeps every byte in place; replaced sections that
+     * grow and added ones go to the end of the file, and an allocated section (or one inside a
+     * segment) may only be replaced by bytes of the same size. A non-alloc relocation section
+     * whose target gets different bytes is emptied (its entries would patch the old bytes) unless
+     * its new contents are given too; {@link #staleRelocations} lists them.
      *
      * @throws io.btfkit.core.OperationException when the change is impossible without relinking
      *         (an allocated section would change size, a name is ambiguous, there is no section

@@ -88,7 +88,8 @@ final class ElfSectionWriter {
                 continue;
             }
             Section target = elf.sections().get(r.info());
-            byte[] repl = target.name().isEmpty() ? null : replacements.get(target.name());
+            boolean named = !target.name().isEmpty() && elf.section(target.name()).orElseThrow().index() == target.index();
+            byte[] repl = named ? replacements.get(target.name()) : null;
             if (repl != null && !Arrays.equals(repl, elf.sectionData(target))) {
                 out.add(r);
             }
