@@ -62,7 +62,8 @@ public final class CuSplitter {
         }
         SplittableRandom r = new SplittableRandom(seed);
         for (int id = 1; id < src.typeCount(); id++) {
-            roots.get(r.nextInt(units)).add(id);
+            int u = r.nextInt(units);
+            roots.get(isSectionData(id) ? 0 : u).add(id);
         }
         return roots;
     }
@@ -79,6 +80,15 @@ public final class CuSplitter {
     /** Unit {@code u} alone (the same as {@code split().get(u)}), for streaming large splits. */
     public Unit unit(int u) {
         return unit(u, roots().get(u));
+    }
+
+    /** Variables, sections and tags on variables: one copy, in unit 0, like one object's data. */
+    private boolean isSectionData(int id) {
+        int k = src.kind(id);
+        if (k == Kind.DECL_TAG) {
+            k = src.kind(src.sizeOrType(id));
+        }
+        return k == Kind.VAR || k == Kind.DATASEC;
     }
 
     private static final byte ABSENT = 0;
@@ -112,9 +122,15 @@ public final class CuSplitter {
             int s = owner.startOf(id);
             int kind = Kind.kindOf(w[s + 1]);
             boolean pointerContext = kind == Kind.PTR || kind == Kind.FUNC_PROTO;
+            boolean holdsVars = kind == Kind.DATASEC || kind == Kind.DECL_TAG;
             int count = TypeRefs.typeIdCount(w, s);
             for (int i = 0; i < count; i++) {
                 int ref = w[TypeRefs.typeIdSlot(w, s, i)];
+                if (holdsVars && ref != 0 && src.kind(ref) == Kind.VAR && state[ref] != FULL) {
+                    state[ref] = FULL;
+                    work.add(ref);
+                    continue;
+                }
                 reach(u, ref, pointerContext, state, work);
             }
         }
