@@ -33,6 +33,8 @@ final class ClassTable {
     private int[] nextShape = new int[64];
     private final Long2IntOpenHashMap fullHead = new Long2IntOpenHashMap();
     private final Long2IntOpenHashMap shapeHead = new Long2IntOpenHashMap();
+    /** Number of this layer's classes per shape hash (chains of anonymous pointers are long). */
+    private final Long2IntOpenHashMap shapeCount = new Long2IntOpenHashMap();
 
     ClassTable(ClassTable parent, WorkGraph graph) {
         this.parent = parent;
@@ -99,6 +101,7 @@ final class ClassTable {
         rep[i] = repNode;
         shapeHash[i] = shapeH;
         nextShape[i] = shapeHead.put(shapeH, first + i);
+        shapeCount.addTo(shapeH, 1);
         nextFull[i] = NONE;
         return first + i;
     }
@@ -151,9 +154,7 @@ final class ClassTable {
     int shapeCandidates(long h) {
         int count = 0;
         for (ClassTable t = this; t != null; t = t.parent) {
-            for (int c = t.shapeHead.get(h); c != NONE; c = t.nextShape[c - t.first]) {
-                count++;
-            }
+            count += t.shapeCount.get(h);
         }
         return count;
     }

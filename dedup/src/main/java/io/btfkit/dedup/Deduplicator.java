@@ -67,7 +67,9 @@ public final class Deduplicator {
                 throw new IllegalArgumentException("split input is not on the base given");
             }
         }
+        Timer timer = new Timer();
         Merger.Merged m = Merger.merge(inputs, base);
+        timer.lap("merge");
         int n = m.starts.length - 1;
         int first = m.firstId;
         int[] aliasTarget = new int[n];
@@ -76,7 +78,9 @@ public final class Deduplicator {
         if (units) {
             Declarations.resolveWithinUnits(m, aliasTarget);
         }
+        timer.lap("units");
         Definitions defs = Definitions.of(m.words, m.starts, first, baseIndex);
+        timer.lap("definitions");
         Definitions.ByName own = new Definitions.ByName();
         for (int i = 0; i < n; i++) {
             if (aliasTarget[i] < 0) {
@@ -86,13 +90,18 @@ public final class Deduplicator {
         if (units) {
             new ContextResolver(m, defs, own, baseIndex, aliasTarget).resolve();
         }
+        timer.lap("context");
         Declarations.resolveByUniqueDefinition(m, defs, own, baseIndex, !units, aliasTarget);
         Declarations.redirect(m, aliasTarget);
+        timer.lap("unique+redirect");
 
         ClassTable baseLayer = baseIndex == null ? null : baseIndex.table;
         WorkGraph g = new WorkGraph(m.words, m.starts, first, baseIndex == null ? null : baseIndex.classOfId);
         ClassTable layer = new ClassTable(baseLayer, g);
         new Partitioner(layer).run();
-        return OutputBuilder.build(inputs, m, baseIndex, layer.nodeClass, aliasTarget, layer.first, 0);
+        timer.lap("partition");
+        DedupResult r = OutputBuilder.build(inputs, m, baseIndex, layer.nodeClass, aliasTarget, layer.first, 0);
+        timer.lap("output");
+        return r;
     }
 }
