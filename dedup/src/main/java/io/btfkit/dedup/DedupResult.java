@@ -1,6 +1,7 @@
 package io.btfkit.dedup;
 
 import io.btfkit.core.Btf;
+import io.btfkit.core.ext.BtfExt;
 
 /**
  * The deduplicated BTF and where every input type went: {@link #outputId(int, int)} maps an
@@ -9,13 +10,15 @@ import io.btfkit.core.Btf;
  */
 public final class DedupResult {
     private final Btf btf;
+    private final BtfExt ext;
     private final int[] outId;
     private final int[] inputFirst;
     private final int firstId;
     private final int rounds;
 
-    DedupResult(Btf btf, int[] outId, int[] inputFirst, int firstId, int rounds) {
+    DedupResult(Btf btf, BtfExt ext, int[] outId, int[] inputFirst, int firstId, int rounds) {
         this.btf = btf;
+        this.ext = ext;
         this.outId = outId;
         this.inputFirst = inputFirst;
         this.firstId = firstId;
@@ -24,6 +27,11 @@ public final class DedupResult {
 
     public Btf btf() {
         return btf;
+    }
+
+    /** The input's .BTF.ext remapped to the output (type ids and string offsets), or null. */
+    public BtfExt ext() {
+        return ext;
     }
 
     /** Number of inputs. */

@@ -3,6 +3,7 @@ package io.btfkit.dedup;
 import io.btfkit.core.Btf;
 import io.btfkit.core.Kind;
 import io.btfkit.core.TypeRefs;
+import io.btfkit.core.ext.BtfExt;
 import java.util.Arrays;
 import java.util.List;
 
@@ -42,14 +43,52 @@ public final class Deduplicator {
         public static final Options WHOLE = new Options(false);
     }
 
+    /**
+     * One standalone BTF holding {@code base} and every input (split on {@code base})
+     * merged and deduplicated: base types are no longer fixed.
+     */
+    public static DedupResult linkStandalone(Btf base, List<Btf> splitInputs) {
+        List<Btf> all = new java.util.ArrayList<>();
+        all.add(base);
+        all.addAll(splitInputs);
+        return run(all, null, null, Options.WHOLE);
+    }
+
+    /** Concatenates inputs without deduplicating types (libbpf {@code btf__add_btf} only). */
+    public static DedupResult concatenate(List<Btf> inputs, BaseIndex base) {
+        Merger.Merged m = Merger.merge(inputs, base == null ? null : base.base());
+        int n = m.starts.length - 1;
+        int[] cls = new int[n];
+        int[] alias = new int[n];
+        Arrays.fill(alias, -1);
+        for (int i = 0; i < n; i++) {
+            cls[i] = i + 1;
+        }
+        // every type its own class: ids 1.. after the base's class ids are never compared here
+        int lfirst = base == null ? 1 : base.classCount();
+        for (int i = 0; i < n; i++) {
+            cls[i] = lfirst + i;
+        }
+        return OutputBuilder.build(inputs, m, base, cls, alias, lfirst, 0);
+    }
+
     /** Deduplicates one BTF (standalone, or split on its base). */
     public static DedupResult dedup(Btf input) {
-        return run(List.of(input), input.base() == null ? null : BaseIndex.of(input.base()), Options.WHOLE);
+        return run(List.of(input), null, input.base() == null ? null : BaseIndex.of(input.base()), Options.WHOLE);
     }
 
     /** Deduplicates a split BTF against a base that has been indexed once (batch use). */
     public static DedupResult dedup(Btf input, BaseIndex base) {
-        return run(List.of(input), base, Options.WHOLE);
+        return run(List.of(input), null, base, Options.WHOLE);
+    }
+
+    /**
+     * Deduplicates one BTF together with its object's .BTF.ext (libbpf's
+     * {@code btf_dedup_opts.btf_ext}): the .BTF.ext strings are kept in the output string section
+     * and its type ids and string offsets are remapped ({@link DedupResult#ext()}).
+     */
+    public static DedupResult dedup(Btf input, BtfExt ext, BaseIndex base) {
+        return run(List.of(input), ext, base, Options.WHOLE);
     }
 
     /**
@@ -57,18 +96,13 @@ public final class Deduplicator {
      * BTF, split on {@code base} when it is given.
      */
     public static DedupResult link(List<Btf> inputs, BaseIndex base, Options options) {
-        return run(inputs, base, options);
+        return run(inputs, null, base, options);
     }
 
-    private static DedupResult run(List<Btf> inputs, BaseIndex baseIndex, Options options) {
+    private static DedupResult run(List<Btf> inputs, BtfExt ext, BaseIndex baseIndex, Options options) {
         Btf base = baseIndex == null ? null : baseIndex.base();
-        for (Btf in : inputs) {
-            if (in.isSplit() && in.base() != base) {
-                throw new IllegalArgumentException("split input is not on the base given");
-            }
-        }
         Timer timer = new Timer();
-        Merger.Merged m = Merger.merge(inputs, base);
+        Merger.Merged m = Merger.merge(inputs, ext, base);
         timer.lap("merge");
         int n = m.starts.length - 1;
         int first = m.firstId;

@@ -1,6 +1,8 @@
 package io.btfkit.dedup;
 
 import io.btfkit.core.Btf;
+import io.btfkit.core.BtfFormatException;
+import io.btfkit.core.ext.BtfExt;
 import io.btfkit.core.StringPool;
 import io.btfkit.core.StringTable;
 import io.btfkit.core.TypeRefs;
@@ -32,6 +34,8 @@ final class Merger {
         final int stringStart;
         /** Merged id of the first type of each input, plus the end. */
         final int[] inputFirst;
+        /** The first input's .BTF.ext with canonical string offsets, or null. */
+        BtfExt ext;
 
         Merged(Btf base, int firstId, int[] words, int[] starts, StringPool pool, int stringStart, int[] inputFirst) {
             this.base = base;
@@ -55,11 +59,20 @@ final class Merger {
     }
 
     static Merged merge(List<Btf> inputs, Btf base) {
+        return merge(inputs, null, base);
+    }
+
+    /**
+     * Merges {@code inputs}; {@code ext}, the .BTF.ext of a single input, has its strings made
+     * canonical after all type strings (libbpf visits .BTF.ext strings last).
+     */
+    static Merged merge(List<Btf> inputs, BtfExt ext, Btf base) {
         int firstId = base == null ? 1 : base.typeCount();
         long totalWords = 0;
         long totalTypes = 0;
         for (Btf in : inputs) {
-            if (in.isSplit() && in.base() != base) {
+            // a split input is on the base, or (standalone merge) on the first input
+            if (in.isSplit() && in.base() != base && (base != null || in.base() != inputs.get(0))) {
                 throw new IllegalArgumentException("split input is not on the given base");
             }
             totalWords += in.words().length;
@@ -91,6 +104,7 @@ final class Merger {
             int[] strMap = new int[st.length()];
             Arrays.fill(strMap, -1);
             int n = in.ownTypeCount();
+            int[] strMapFinal = strMap;
             for (int i = 0; i < n; i++) {
                 int s = is[i];
                 int len = is[i + 1] - s;
@@ -106,8 +120,13 @@ final class Merger {
                 });
                 TypeRefs.forEachStringSlot(words, ds, slot -> {
                     int off = words[slot];
-                    if (off == 0 || off < ownStart) {
+                    if (off == 0 || (baseStrings != null && off < ownStart)) {
                         return; // the empty string, or a string of the base: kept as is
+                    }
+                    if (off < ownStart) {
+                        // standalone merge of a split input: its base is the first input
+                        words[slot] = canonical(st, off, null, pool, stringStart);
+                        return;
                     }
                     int local = off - ownStart;
                     int m = strMap[local];
@@ -121,7 +140,26 @@ final class Merger {
         }
         inputFirst[inputs.size()] = firstId + t;
         starts[t] = w;
-        return new Merged(base, firstId, words, starts, pool, stringStart, inputFirst);
+        Merged merged = new Merged(base, firstId, words, starts, pool, stringStart, inputFirst);
+        if (ext != null) {
+            merged.ext = canonicalExt(ext, inputs.get(0), baseStrings, pool, stringStart);
+        }
+        return merged;
+    }
+
+    private static BtfExt canonicalExt(BtfExt ext, Btf in, StringTable baseStrings, StringPool pool, int stringStart) {
+        StringTable st = in.strings();
+        int ownStart = st.start();
+        return ext.remap(id -> id, off -> {
+            if (off == 0 || (off >= 0 && off < ownStart)) {
+                return off;
+            }
+            if (!st.isValid(off)) {
+                throw new BtfFormatException(".BTF.ext refers to string offset " + Integer.toUnsignedString(off)
+                        + ", past the end of the .BTF string section (" + st.end() + " bytes)");
+            }
+            return canonical(st, off, baseStrings, pool, stringStart);
+        });
     }
 
     private static int canonical(StringTable st, int off, StringTable baseStrings, StringPool pool, int stringStart) {

@@ -4,6 +4,7 @@ import io.btfkit.core.Btf;
 import io.btfkit.core.StringPool;
 import io.btfkit.core.StringTable;
 import io.btfkit.core.TypeRefs;
+import io.btfkit.core.ext.BtfExt;
 import java.util.Arrays;
 import java.util.List;
 
@@ -105,6 +106,13 @@ final class OutputBuilder {
             w += len;
         }
         outStarts[kept] = w;
+        if (m.ext != null) {
+            m.ext.forEachStringOffset(off -> {
+                if (off >= stringStart && (off != 0 || stringStart != 0)) {
+                    usedString[off - stringStart] = true;
+                }
+            });
+        }
 
         // the string section: referenced pool strings in pool (first-reference) order
         StringPool pool = m.pool;
@@ -132,9 +140,12 @@ final class OutputBuilder {
             });
         }
         StringTable strings = new StringTable(m.base == null ? null : m.base.strings(), outPool.toByteArray());
+        BtfExt ext = m.ext == null ? null : m.ext.remap(
+                id -> id >= first ? outId[id - first] : id,
+                off -> off >= stringStart && !(standalone && off == 0) ? stringStart + newOff[off - stringStart] : off);
         Btf.RawFormat format = inputs.isEmpty() ? Btf.RawFormat.CLASSIC : inputs.get(0).format();
         Btf result = new Btf(m.base, out, outStarts, strings, format);
-        return new DedupResult(result, outId, m.inputFirst, first, rounds);
+        return new DedupResult(result, ext, outId, m.inputFirst, first, rounds);
     }
 
     private static boolean isKept(int[] fin, int[] repOf, int lfirst, int i) {

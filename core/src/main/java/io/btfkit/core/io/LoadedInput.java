@@ -1,6 +1,8 @@
 package io.btfkit.core.io;
 
 import io.btfkit.core.Btf;
+import io.btfkit.core.elf.ElfFile;
+import io.btfkit.core.ext.BtfExt;
 import java.nio.file.Path;
 
 /**
@@ -13,11 +15,11 @@ import java.nio.file.Path;
  *                      otherwise on the base the caller gave, if any)
  * @param container     the decompressed file bytes (the ELF image for ELF inputs)
  * @param elf           the parsed ELF, or null
- * @param ext           the raw {@code .BTF.ext} section bytes of an ELF input, or null
+ * @param ext           the ELF's {@code .BTF.ext}, or null
  * @param distilledBase the BTF of the ELF's {@code .BTF.base} section, or null
  */
 public record LoadedInput(Path path, Source source, Decompressor.Format compression, Btf btf, byte[] container,
-                          Object elf, byte[] ext, Btf distilledBase) {
+                          ElfFile elf, BtfExt ext, Btf distilledBase) {
 
     /** Kinds of container btfkit reads. */
     public enum Source {
