@@ -61,7 +61,7 @@ public record Problem(int typeId, int kind, String name, int size, Reason reason
             b.append("string '").append(name).append("' of split type [").append(typeId).append(']');
         } else {
             b.append(Kind.name(kind)).append(" '").append(name.isEmpty() ? "(anon)" : name).append("' [").append(typeId).append(']');
-            if (kind != Kind.FWD && Kind.isKnown(kind)) {
+            if (Kind.isKnown(kind) && Kind.hasSize(kind)) {
                 b.append(" size=").append(Integer.toUnsignedString(size));
             }
         }
