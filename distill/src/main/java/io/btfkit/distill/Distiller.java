@@ -8,6 +8,7 @@ import io.btfkit.core.StringTable;
 import io.btfkit.core.TypeRefs;
 import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
 import java.util.Objects;
+import java.util.function.IntConsumer;
 
 /**
  * Distills a split BTF (libbpf {@code btf__distill_base}): from a split BTF on its full base,
@@ -163,23 +164,24 @@ public final class Distiller {
         int idShift = splitStart - distilledBase.typeCount();
         StringPool splitPool = new StringPool();
         int baseStrEnd = distilledBase.strings().end();
+        IntConsumer renameString = slot -> {
+            int off = sw[slot];
+            if (off != 0) {
+                sw[slot] = splitString(basePool, splitPool, baseStrEnd, src, off);
+            }
+        };
+        IntConsumer renumberType = slot -> {
+            int ref = sw[slot];
+            int mapped = newId.get(ref);
+            if (mapped != 0) {
+                sw[slot] = mapped;
+            } else if (ref >= splitStart) {
+                sw[slot] = ref - idShift;
+            }
+        };
         for (int i = 0; i < n; i++) {
-            int start = ss[i];
-            TypeRefs.forEachStringSlot(sw, start, slot -> {
-                int off = sw[slot];
-                if (off != 0) {
-                    sw[slot] = splitString(basePool, splitPool, baseStrEnd, src, off);
-                }
-            });
-            TypeRefs.forEachTypeIdSlot(sw, start, slot -> {
-                int ref = sw[slot];
-                int mapped = newId.get(ref);
-                if (mapped != 0) {
-                    sw[slot] = mapped;
-                } else if (ref >= splitStart) {
-                    sw[slot] = ref - idShift;
-                }
-            });
+            TypeRefs.forEachStringSlot(sw, ss[i], renameString);
+            TypeRefs.forEachTypeIdSlot(sw, ss[i], renumberType);
         }
         Btf newSplit = new Btf(distilledBase, sw, ss, new StringTable(distilledBase.strings(), splitPool.toByteArray()), format);
         return new Result(distilledBase, newSplit);

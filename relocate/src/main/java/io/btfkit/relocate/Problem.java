@@ -57,7 +57,9 @@ public record Problem(int typeId, int kind, String name, int size, Reason reason
     /** One line: {@code STRUCT 'device' [5] size=728: size changed while embedded: base has ...}. */
     public String message() {
         StringBuilder b = new StringBuilder();
-        if (reason == Reason.STRING_UNMAPPED) {
+        if (reason == Reason.INVALID_NAME) {
+            b.append("new base");
+        } else if (reason == Reason.STRING_UNMAPPED) {
             b.append("string '").append(name).append("' of split type [").append(typeId).append(']');
         } else {
             b.append(Kind.name(kind)).append(" '").append(name.isEmpty() ? "(anon)" : name).append("' [").append(typeId).append(']');

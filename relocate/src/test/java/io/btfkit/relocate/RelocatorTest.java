@@ -364,4 +364,32 @@ class RelocatorTest {
         }
         assertEquals(1002, index.nameCount());
     }
+
+    @Test
+    void aNamedNewBaseTypeWithAnEmptyNameIsLibbpfsVoidClash() {
+        Btf dist = btf(b -> b.addInt("int", 4, Kind.INT_SIGNED));
+        BtfBuilder nb = new BtfBuilder(null, "\0\0".getBytes());
+        nb.addRaw(new int[] {1, Kind.info(Kind.FWD, 0, false), 0}, 0, 3); // FWD whose name offset holds ""
+        nb.addInt("int", 4, Kind.INT_SIGNED);
+        Problem p = onlyProblem(pointersTo(dist), nb.build());
+        assertEquals(Problem.Reason.INVALID_NAME, p.reason());
+        assertEquals("new base: empty name: new base type [1] FWD '(anon)' fwd_kind=struct has a name offset that holds the"
+                + " empty string", p.message());
+    }
+
+    @Test
+    void aSplitStringInTheDistilledBaseThatNoTypeNamesIsReported() {
+        BtfBuilder db = new BtfBuilder(null, "\0int\0extra\0".getBytes());
+        db.addInt("int", 4, Kind.INT_SIGNED);
+        Btf dist = db.build();
+        Btf split = split(dist, s -> {
+            s.addStruct("holder", 4);
+            s.addMember("extra", 1, 0, 0); // resolves to the distilled base's unused "extra"
+        });
+        assertEquals(5, split.extra(2, 0));
+        Problem p = onlyProblem(split, btf(b -> b.addInt("int", 4, Kind.INT_SIGNED)));
+        assertEquals(Problem.Reason.STRING_UNMAPPED, p.reason());
+        assertEquals("string 'extra' of split type [2]: string not mapped: offset 5 is in the distilled base's strings, but no"
+                + " distilled type with that name was mapped", p.message());
+    }
 }
