@@ -49,8 +49,14 @@ final class DistilledBaseMap {
         this.problems = problems;
     }
 
-    /** A problem plus the new-base id at which libbpf would stop on it (MAX_VALUE: at the final check). */
-    private record Found(Problem problem, int stopAt) {
+    /**
+     * A problem, the new-base id at which libbpf would stop on it (MAX_VALUE: at the final
+     * check), and for a stop the distilled type's size word as libbpf sorts it.
+     */
+    private record Found(Problem problem, int stopAt, int sortSize) {
+        Found(Problem problem, int stopAt, Btf dist) {
+            this(problem, stopAt, stopAt == Integer.MAX_VALUE ? 0 : dist.sizeOrType(problem.typeId()) & BaseIndex.SIZE_MASK);
+        }
     }
 
     static DistilledBaseMap build(Btf split, BaseIndex index) {
@@ -68,14 +74,15 @@ final class DistilledBaseMap {
         int voidStop = voidNameClash(index);
         if (voidStop != Integer.MAX_VALUE) {
             found.add(new Found(new Problem(0, 0, "", 0, Problem.Reason.INVALID_NAME,
-                    "new base type " + describe(base, voidStop) + " has a name offset that holds the empty string"), voidStop));
+                    "new base type " + describe(base, voidStop) + " has a name offset that holds the empty string"), voidStop, 0));
         }
         for (int d = 1; d < nDist; d++) {
             int nameOff = dist.nameOff(d);
             StringTable t = ds.tableOf(nameOff);
             int g = index.group(t.bytes(), nameOff - t.start(), ds.lengthAt(nameOff));
             if (g < 0) {
-                found.add(new Found(problem(dist, d, Problem.Reason.MISSING, "the new base has no type of that name"), Integer.MAX_VALUE));
+                found.add(new Found(problem(dist, d, Problem.Reason.MISSING, "the new base has no type of that name"),
+                        Integer.MAX_VALUE, dist));
                 continue;
             }
             int first = 0;
@@ -98,9 +105,9 @@ final class DistilledBaseMap {
             }
             if (second != 0) {
                 found.add(new Found(problem(dist, d, Problem.Reason.AMBIGUOUS, ambiguity(dist, d, base, index, g, embeddedBy[d] != 0)),
-                        second));
+                        second, dist));
             } else if (first == 0) {
-                found.add(new Found(unmatched(dist, d, base, index, g, embeddedBy[d], split), Integer.MAX_VALUE));
+                found.add(new Found(unmatched(dist, d, base, index, g, embeddedBy[d], split), Integer.MAX_VALUE, dist));
             } else {
                 map[d] = first;
             }
@@ -111,9 +118,16 @@ final class DistilledBaseMap {
         return new DistilledBaseMap(map, nameMap(dist, base, map), List.of());
     }
 
-    /** libbpf's complaint first (the earliest stop in new-base id order, else the lowest id), then by id. */
+    /**
+     * libbpf's complaint first, then by id. libbpf stops at the earliest new-base id where some
+     * distilled type meets its second match; at one base id it visits distilled types of that
+     * name by decreasing size (its sort order), equal sizes in id order. Without such a stop it
+     * names the lowest unmapped id.
+     */
     private static List<Problem> order(List<Found> found) {
-        Found head = found.stream().min(Comparator.comparingInt(Found::stopAt)).orElseThrow();
+        Found head = found.stream().min(Comparator.comparingInt(Found::stopAt)
+                .thenComparing(Found::sortSize, Comparator.reverseOrder())
+                .thenComparingInt(f -> f.problem().typeId())).orElseThrow();
         List<Problem> out = new ArrayList<>(found.size());
         out.add(head.problem());
         for (Found f : found) {
