@@ -62,6 +62,9 @@ public final class Relocator {
     /**
      * Every problem that would make {@link #relocate(Btf, BaseIndex)} fail, libbpf's complaint
      * first; empty when it would succeed. Builds no output.
+     *
+     * @throws OperationException as {@link #relocate(Btf, BaseIndex)} does for inputs that are not
+     *                            split BTF on a standalone distilled base
      */
     public static List<Problem> problems(Btf splitOnDistilled, BaseIndex newBase) {
         Btf split = Objects.requireNonNull(splitOnDistilled);
