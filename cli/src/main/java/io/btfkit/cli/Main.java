@@ -1,0 +1,99 @@
+package io.btfkit.cli;
+
+import io.btfkit.core.BtfException;
+import io.btfkit.core.OperationException;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code btfkit} command: parses the command line with picocli and turns every failure into
+ * one line on stderr ({@code btfkit: FILE: message}) and an exit status (0 ok, 1 operation
+ * failed on valid input, 2 usage error or malformed input). Never a stack trace, unless
+ * {@code BTFKIT_DEBUG} is set in the environment.
+ */
+@Command(name = "btfkit", mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = "Read, validate, deduplicate, link, distill and relocate BPF Type Format (BTF).",
+        subcommands = {
+            DumpCommand.class,
+            ConvertCommand.class,
+            StatsCommand.class,
+            CommandLine.HelpCommand.class,
+        })
+public final class Main implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command");
+    }
+
+    public static void main(String[] args) {
+        OutputStream out = new FileOutputStream(FileDescriptor.out);
+        OutputStream err = new FileOutputStream(FileDescriptor.err);
+        System.exit(run(args, out, err));
+    }
+
+    /**
+     * Runs btfkit writing to the given streams and returns the exit status (for tests and
+     * embedding). Data output (dumps) goes to {@code out} as raw bytes; messages as UTF-8.
+     */
+    public static int run(String[] args, OutputStream out, OutputStream err) {
+        CommandLine cl = commandLine();
+        PrintWriter pout = new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true);
+        PrintWriter perr = new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true);
+        cl.setOut(pout);
+        cl.setErr(perr);
+        Streams.set(out, perr);
+        try {
+            return cl.execute(args);
+        } finally {
+            pout.flush();
+            perr.flush();
+            Streams.clear();
+        }
+    }
+
+    static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setExecutionExceptionHandler(Main::onException);
+        cl.setParameterExceptionHandler(Main::onUsageError);
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        return cl;
+    }
+
+    private static int onUsageError(CommandLine.ParameterException e, String[] args) {
+        CommandLine cl = e.getCommandLine();
+        PrintWriter err = cl.getErr();
+        err.println("btfkit: " + e.getMessage());
+        String sub = cl.getCommandName();
+        err.println("Try 'btfkit " + (sub.equals("btfkit") ? "--help" : "help " + sub) + "' for usage.");
+        return ExitCodes.BAD_INPUT;
+    }
+
+    private static int onException(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
+        PrintWriter err = cl.getErr();
+        if (System.getenv("BTFKIT_DEBUG") != null) {
+            e.printStackTrace(err);
+        }
+        if (e instanceof FileException fe) {
+            err.println("btfkit: " + fe.file() + ": " + fe.getMessage());
+            return fe.exitCode();
+        }
+        if (e instanceof BtfException be) {
+            err.println("btfkit: " + be.getMessage());
+            return be instanceof OperationException ? ExitCodes.FAILED : ExitCodes.BAD_INPUT;
+        }
+        if (e instanceof CommandFailedException cf) {
+            return cf.exitCode();
+        }
+        err.println("btfkit: internal error: " + e + " (set BTFKIT_DEBUG=1 for details; please report it)");
+        return ExitCodes.INTERNAL;
+    }
+}

@@ -1,0 +1,99 @@
+package io.btfkit.core.io;
+
+import io.btfkit.core.Btf;
+import io.btfkit.core.BtfFormatException;
+import io.btfkit.core.BtfHeader;
+import io.btfkit.core.BtfReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/**
+ * Reads any input btfkit accepts, detected by content (never by name): compressed data (xz,
+ * zstd, gzip) is unwrapped first, then raw BTF (either byte order), ELF (its .BTF, .BTF.ext and
+ * .BTF.base sections) or bpftool raw text.
+ */
+public final class InputLoader {
+    /** Files larger than this are refused before reading (BTF of a whole kernel is ~6 MB). */
+    public static final long MAX_FILE = 1L << 30;
+
+    private InputLoader() {
+    }
+
+    /** Reads the whole file, refusing absurd sizes and turning I/O failures into a clear error. */
+    public static byte[] readFile(Path path) {
+        try {
+            long size = Files.size(path);
+            if (size > MAX_FILE) {
+                throw new BtfFormatException("file is " + size + " bytes, larger than the " + MAX_FILE + "-byte limit");
+            }
+            return Files.readAllBytes(path);
+        } catch (NoSuchFileException e) {
+            throw new BtfFormatException("no such file");
+        } catch (IOException e) {
+            throw new BtfFormatException("cannot read: " + e.getMessage(), e);
+        }
+    }
+
+    /** Loads {@code path}; split inputs are read on {@code base} (may be null). */
+    public static LoadedInput load(Path path, Btf base) {
+        return load(path, readFile(path), base);
+    }
+
+    public static LoadedInput load(Path path, byte[] data, Btf base) {
+        if (data.length == 0) {
+            throw new BtfFormatException("empty file");
+        }
+        Decompressor.Format compression = Decompressor.detect(data);
+        if (compression != null) {
+            data = Decompressor.decompress(data, compression);
+            if (Decompressor.detect(data) != null) {
+                throw new BtfFormatException("compressed data inside compressed data; refusing to unwrap twice");
+            }
+        }
+        if (BtfHeader.detect(data, 0, data.length) != null) {
+            return new LoadedInput(path, LoadedInput.Source.RAW, compression, readRaw(data, base), data, null, null, null);
+        }
+        for (ContainerReader r : ContainerReader.all()) {
+            if (r.accepts(data)) {
+                return r.read(path, data, base, compression);
+            }
+        }
+        throw new BtfFormatException("not BTF, ELF, compressed data or BTF text (starts with " + hexPrefix(data) + ")");
+    }
+
+    /** Raw BTF, with a hint when a split BTF was given without its base. */
+    public static Btf readRaw(byte[] data, Btf base) {
+        try {
+            return BtfReader.read(data, base);
+        } catch (BtfFormatException e) {
+            if (base == null && looksSplit(data)) {
+                throw new BtfFormatException(e.getMessage() + " (this looks like split BTF: give its base with --base)", e);
+            }
+            throw e;
+        }
+    }
+
+    /** A standalone string section starts with NUL; module BTF (split) usually does not. */
+    private static boolean looksSplit(byte[] data) {
+        try {
+            BtfHeader h = BtfHeader.parse(data, 0, data.length);
+            long at = h.hdrLen() + h.strOff();
+            return h.strLen() == 0 || data[(int) at] != 0;
+        } catch (BtfFormatException e) {
+            return false;
+        }
+    }
+
+    static String hexPrefix(byte[] data) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < Math.min(8, data.length); i++) {
+            sb.append(String.format("%02x", data[i] & 0xff));
+            if (i < Math.min(8, data.length) - 1) {
+                sb.append(' ');
+            }
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,286 @@
+package io.btfkit.core.text;
+
+import io.btfkit.core.Btf;
+import io.btfkit.core.Kind;
+import io.btfkit.core.StringTable;
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Prints BTF as {@code bpftool -j btf dump file F format raw} (bpftool 7.1) does, byte for byte:
+ * {@code {"types":[{...},...]}} and a newline, compact, one object per type with the fields of
+ * the raw text format in the same order ({@code id}, {@code kind}, {@code name}, then the kind's
+ * fields; vlen elements as {@code members}, {@code values}, {@code params} or {@code vars}).
+ *
+ * <p>Why it matches: bpftool writes every field through its json_writer, so the rules are the
+ * writer's. Numbers are decimal; ENUM and ENUM64 values and DECL_TAG's component_idx are
+ * signed where the raw text prints them signed. One quirk is kept on purpose: bpftool widens an
+ * UNSIGNED ENUM's 32-bit value as a signed int before printing it as unsigned 64-bit, so
+ * {@code 0xffffffff} prints as {@code 18446744073709551615}. Strings are written as their raw
+ * bytes with only {@code TAB, LF, CR, FF, BS} and {@code "} escaped ({@code \t \n \r \f \b \"}),
+ * and a backslash written as {@code \n} (the writer's mapping in bpftool 7.1); other control
+ * and non-ASCII bytes pass through unchanged.
+ *
+ * <pre>
+ * {"types":[{"id":1,"kind":"INT","name":"int","size":4,"bits_offset":0,"nr_bits":32,"encoding":"SIGNED"}]}
+ * </pre>
+ */
+public final class JsonPrinter {
+    private final Btf btf;
+    private final ByteOut out;
+    private boolean firstField;
+
+    private JsonPrinter(Btf btf, OutputStream os) {
+        this.btf = btf;
+        this.out = new ByteOut(os);
+    }
+
+    /** Prints the own types of {@code btf} (for split BTF, only the split part, as bpftool does). */
+    public static void print(Btf btf, OutputStream os) {
+        print(btf, btf.firstId(), btf.typeCount(), os);
+    }
+
+    /** Prints the base types, then the own types. */
+    public static void printWithBase(Btf btf, OutputStream os) {
+        print(btf, 1, btf.typeCount(), os);
+    }
+
+    /** Prints types {@code [from, to)} as one {@code {"types":[...]}} document. */
+    public static void print(Btf btf, int from, int to, OutputStream os) {
+        JsonPrinter p = new JsonPrinter(btf, os);
+        p.out.str("{\"types\":[");
+        for (int id = from; id < to; id++) {
+            if (id > from) {
+                p.out.b(',');
+            }
+            p.type(id);
+        }
+        p.out.str("]}\n");
+        p.out.flush();
+    }
+
+    /** The JSON of the own types as a string (one char per byte). */
+    public static String toJson(Btf btf) {
+        ByteArrayOutputStream bos = new ByteArrayOutputStream();
+        print(btf, bos);
+        return bos.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    private void type(int id) {
+        Btf owner = btf.owner(id);
+        int[] w = owner.words();
+        int s = owner.starts()[id - owner.firstId()];
+        int info = w[s + 1];
+        int kind = Kind.kindOf(info);
+        int vlen = Kind.vlenOf(info);
+        boolean kflag = info < 0;
+        out.b('{');
+        firstField = true;
+        key("id").u32(id);
+        key("kind");
+        quoted(Kind.name(kind));
+        key("name");
+        name(w[s]);
+        switch (kind) {
+            case Kind.INT: {
+                int enc = w[s + 3];
+                key("size").u32(w[s + 2]);
+                key("bits_offset").u32((enc >>> 16) & 0xff);
+                key("nr_bits").u32(enc & 0xff);
+                key("encoding");
+                quoted(RawTextPrinter.intEncoding((enc >>> 24) & 0x0f));
+                break;
+            }
+            case Kind.PTR:
+            case Kind.CONST:
+            case Kind.VOLATILE:
+            case Kind.RESTRICT:
+            case Kind.TYPEDEF:
+            case Kind.TYPE_TAG:
+                key("type_id").u32(w[s + 2]);
+                break;
+            case Kind.ARRAY:
+                key("type_id").u32(w[s + 3]);
+                key("index_type_id").u32(w[s + 4]);
+                key("nr_elems").u32(w[s + 5]);
+                break;
+            case Kind.STRUCT:
+            case Kind.UNION:
+                sizeAndVlen(w[s + 2], vlen, "members");
+                for (int i = 0, m = s + 3; i < vlen; i++, m += 3) {
+                    int off = w[m + 2];
+                    int bitSize = kflag ? off >>> 24 : 0;
+                    element(i);
+                    key("name");
+                    name(w[m]);
+                    key("type_id").u32(w[m + 1]);
+                    key("bits_offset").u32(kflag ? off & 0xffffff : off);
+                    if (bitSize != 0) {
+                        key("bitfield_size").u32(bitSize);
+                    }
+                    out.b('}');
+                }
+                out.b(']');
+                break;
+            case Kind.ENUM:
+                key("encoding");
+                quoted(kflag ? "SIGNED" : "UNSIGNED");
+                sizeAndVlen(w[s + 2], vlen, "values");
+                for (int i = 0, m = s + 3; i < vlen; i++, m += 2) {
+                    element(i);
+                    key("name");
+                    name(w[m]);
+                    key("val");
+                    if (kflag) {
+                        out.dec(w[m + 1]);
+                    } else {
+                        out.u64(w[m + 1]); // sign-extended, as bpftool does
+                    }
+                    out.b('}');
+                }
+                out.b(']');
+                break;
+            case Kind.ENUM64:
+                key("encoding");
+                quoted(kflag ? "SIGNED" : "UNSIGNED");
+                sizeAndVlen(w[s + 2], vlen, "values");
+                for (int i = 0, m = s + 3; i < vlen; i++, m += 3) {
+                    long v = ((long) w[m + 2] << 32) | (w[m + 1] & 0xffffffffL);
+                    element(i);
+                    key("name");
+                    name(w[m]);
+                    key("val");
+                    if (kflag) {
+                        out.dec(v);
+                    } else {
+                        out.u64(v);
+                    }
+                    out.b('}');
+                }
+                out.b(']');
+                break;
+            case Kind.FWD:
+                key("fwd_kind");
+                quoted(kflag ? "union" : "struct");
+                break;
+            case Kind.FUNC:
+                key("type_id").u32(w[s + 2]);
+                key("linkage");
+                quoted(RawTextPrinter.funcLinkage(vlen));
+                break;
+            case Kind.FUNC_PROTO:
+                key("ret_type_id").u32(w[s + 2]);
+                key("vlen").u32(vlen);
+                key("params").b('[');
+                for (int i = 0, p = s + 3; i < vlen; i++, p += 2) {
+                    element(i);
+                    key("name");
+                    name(w[p]);
+                    key("type_id").u32(w[p + 1]);
+                    out.b('}');
+                }
+                out.b(']');
+                break;
+            case Kind.VAR:
+                key("type_id").u32(w[s + 2]);
+                key("linkage");
+                quoted(RawTextPrinter.varLinkage(w[s + 3]));
+                break;
+            case Kind.DATASEC:
+                sizeAndVlen(w[s + 2], vlen, "vars");
+                for (int i = 0, v = s + 3; i < vlen; i++, v += 3) {
+                    element(i);
+                    key("type_id").u32(w[v]);
+                    key("offset").u32(w[v + 1]);
+                    key("size").u32(w[v + 2]);
+                    out.b('}');
+                }
+                out.b(']');
+                break;
+            case Kind.FLOAT:
+                key("size").u32(w[s + 2]);
+                break;
+            case Kind.DECL_TAG:
+                key("type_id").u32(w[s + 2]);
+                key("component_idx").dec(w[s + 3]);
+                break;
+            default:
+                break;
+        }
+        out.b('}');
+    }
+
+    private void sizeAndVlen(int size, int vlen, String list) {
+        key("size").u32(size);
+        key("vlen").u32(vlen);
+        key(list).b('[');
+    }
+
+    /** Opens the object of vlen element {@code i}. */
+    private void element(int i) {
+        if (i > 0) {
+            out.b(',');
+        }
+        out.b('{');
+        firstField = true;
+    }
+
+    private ByteOut key(String k) {
+        if (!firstField) {
+            out.b(',');
+        }
+        firstField = false;
+        return out.b('"').str(k).b('"').b(':');
+    }
+
+    private void quoted(String ascii) {
+        out.b('"').str(ascii).b('"');
+    }
+
+    /** The name at {@code off} as a JSON string: "(anon)" for 0, "(invalid)" when unresolvable. */
+    private void name(int off) {
+        if (off == 0) {
+            quoted("(anon)");
+            return;
+        }
+        StringTable st = btf.strings();
+        if (!st.isValid(off)) {
+            quoted("(invalid)");
+            return;
+        }
+        StringTable t = st.tableOf(off);
+        byte[] d = t.bytes();
+        out.b('"');
+        for (int i = off - t.start(); d[i] != 0; i++) {
+            escaped(d[i]);
+        }
+        out.b('"');
+    }
+
+    private void escaped(byte c) {
+        switch (c) {
+            case '\t':
+                out.b('\\').b('t');
+                break;
+            case '\n':
+            case '\\': // bpftool 7.1's json_writer maps a backslash to \n
+                out.b('\\').b('n');
+                break;
+            case '\r':
+                out.b('\\').b('r');
+                break;
+            case '\f':
+                out.b('\\').b('f');
+                break;
+            case '\b':
+                out.b('\\').b('b');
+                break;
+            case '"':
+                out.b('\\').b('"');
+                break;
+            default:
+                out.b(c);
+        }
+    }
+}

@@ -1,0 +1,184 @@
+package io.btfkit.dedup;
+
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import java.util.Arrays;
+
+/**
+ * Equivalence classes found so far — the canonical graph — hash-consed two ways: by full key
+ * (shape plus the classes of the referenced types, for acyclic types) and by shape alone (to
+ * find candidates for a cyclic component). Every hash hit is confirmed by full comparison.
+ *
+ * <p>Layered: a frozen parent layer (a base BTF's classes, shared read-only by many split dedups
+ * in parallel) and this table's own classes, numbered after the parent's. Class 0 is void.
+ * Each class is represented by one of its nodes (its representative for comparisons) in the
+ * layer's graph; the class's children are that node's children's classes, which are the same
+ * for every member by construction.
+ */
+final class ClassTable {
+    private static final int NONE = -1;
+
+    private final ClassTable parent;
+    /** First class id of this layer. */
+    final int first;
+    /** Graph whose nodes represent this layer's classes. */
+    final WorkGraph graph;
+    /** Class of each own node of {@link #graph} (NONE while unassigned). */
+    final int[] nodeClass;
+
+    private int size;
+    private int[] rep = new int[64];
+    private long[] fullHash = new long[64];
+    private long[] shapeHash = new long[64];
+    private int[] nextFull = new int[64];
+    private int[] nextShape = new int[64];
+    private final Long2IntOpenHashMap fullHead = new Long2IntOpenHashMap();
+    private final Long2IntOpenHashMap shapeHead = new Long2IntOpenHashMap();
+
+    ClassTable(ClassTable parent, WorkGraph graph) {
+        this.parent = parent;
+        this.first = parent == null ? 1 : parent.classCount();
+        this.graph = graph;
+        this.nodeClass = new int[graph.size()];
+        Arrays.fill(nodeClass, NONE);
+        fullHead.defaultReturnValue(NONE);
+        shapeHead.defaultReturnValue(NONE);
+    }
+
+    ClassTable parent() {
+        return parent;
+    }
+
+    /** One past the highest class id of this layer. */
+    int classCount() {
+        return first + size;
+    }
+
+    int ownClassCount() {
+        return size;
+    }
+
+    /** Layer that owns class {@code c}. */
+    ClassTable layerOf(int c) {
+        ClassTable t = this;
+        while (c < t.first) {
+            t = t.parent;
+        }
+        return t;
+    }
+
+    /** Representative node of a class of this layer (a node of {@link #graph}). */
+    int rep(int c) {
+        return rep[c - first];
+    }
+
+    long shapeHashOf(int c) {
+        return shapeHash[c - first];
+    }
+
+    /** Class of a node of this layer's graph, external nodes included. */
+    int classOfNode(int id) {
+        return id < graph.firstId ? graph.extClassOf(id) : nodeClass[id - graph.firstId];
+    }
+
+    /** Class of the {@code i}-th referenced type of class {@code c} (c in this layer). */
+    int childClass(int c, int i) {
+        return classOfNode(graph.child(rep[c - first], i));
+    }
+
+    /** Adds a class represented by {@code repNode}; indexes it by shape now, by full key later. */
+    int add(int repNode, long shapeH) {
+        if (size == rep.length) {
+            int n = size * 2;
+            rep = Arrays.copyOf(rep, n);
+            fullHash = Arrays.copyOf(fullHash, n);
+            shapeHash = Arrays.copyOf(shapeHash, n);
+            nextFull = Arrays.copyOf(nextFull, n);
+            nextShape = Arrays.copyOf(nextShape, n);
+        }
+        int i = size++;
+        rep[i] = repNode;
+        shapeHash[i] = shapeH;
+        nextShape[i] = shapeHead.put(shapeH, first + i);
+        nextFull[i] = NONE;
+        return first + i;
+    }
+
+    /** Indexes class {@code c} of this layer by its full key hash (children classes must be known). */
+    void indexFull(int c, long h) {
+        int i = c - first;
+        fullHash[i] = h;
+        nextFull[i] = fullHead.put(h, c);
+    }
+
+    /** Full key hash: the shape hash combined with the children's classes in order. */
+    static long fullHash(long shapeH, int[] childClasses, int n) {
+        long h = shapeH;
+        for (int i = 0; i < n; i++) {
+            h = Shapes.mix(h + 0x632BE59BD9B4E019L * (childClasses[i] + 1L));
+        }
+        return h;
+    }
+
+    /**
+     * The class whose shape equals the type at {@code w[s]} and whose children are
+     * {@code childClasses}, or NONE.
+     */
+    int findFull(long h, int[] w, int s, int[] childClasses, int n) {
+        for (ClassTable t = this; t != null; t = t.parent) {
+            for (int c = t.fullHead.get(h); c != NONE; c = t.nextFull[c - t.first]) {
+                if (t.matches(c, w, s, childClasses, n)) {
+                    return c;
+                }
+            }
+        }
+        return NONE;
+    }
+
+    private boolean matches(int c, int[] w, int s, int[] childClasses, int n) {
+        int r = rep[c - first];
+        if (!Shapes.equal(w, s, graph.words, graph.start(r))) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            if (childClass(c, i) != childClasses[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Number of classes (all layers) whose shape hash is {@code h}. */
+    int shapeCandidates(long h) {
+        int count = 0;
+        for (ClassTable t = this; t != null; t = t.parent) {
+            for (int c = t.shapeHead.get(h); c != NONE; c = t.nextShape[c - t.first]) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /** Fills {@code out} with the classes whose shape hash is {@code h}; returns how many. */
+    int shapeCandidates(long h, int[] out) {
+        int count = 0;
+        for (ClassTable t = this; t != null; t = t.parent) {
+            for (int c = t.shapeHead.get(h); c != NONE; c = t.nextShape[c - t.first]) {
+                if (count < out.length) {
+                    out[count] = c;
+                }
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /** Words and start of the representative of class {@code c}, for shape comparison. */
+    int[] repWords(int c) {
+        return layerOf(c).graph.words;
+    }
+
+    int repStart(int c) {
+        ClassTable t = layerOf(c);
+        return t.graph.start(t.rep[c - t.first]);
+    }
+}

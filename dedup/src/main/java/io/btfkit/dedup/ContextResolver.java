@@ -1,0 +1,202 @@
+package io.btfkit.dedup;
+
+import io.btfkit.core.Kind;
+import io.btfkit.core.TypeRefs;
+import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Resolves declarations of ambiguous names from context: when a named struct or union is one
+ * definition ({@link Definitions}) across units, the tag it references at a given place is the
+ * same C type in all of them — so where one unit only declares it and the others define it, and
+ * those definitions are all one definition, the declaration stands for that one.
+ *
+ * <p>Places are numbered by walking the referenced types of the enclosing struct in field order
+ * down to the named tags (a pointer to a declaration, an array of them, a function pointer's
+ * parameter...): one-definition structs unfold identically, so the numbering agrees. Where the
+ * definitions found at a place disagree, nothing is resolved there. Because a compilation unit
+ * has one tag type per name, resolving a unit's declaration node resolves all its uses in that
+ * unit; this rule therefore applies only when each input is one compilation unit.
+ */
+final class ContextResolver {
+    private static final int MAX_STEPS = 1 << 12;
+    private static final int NO_DEF = -1;
+    private static final int CONFLICT = -2;
+
+    private final Merger.Merged m;
+    private final Definitions defs;
+    private final Definitions.ByName own;
+    private final BaseIndex base;
+    private final int[] aliasTarget;
+    private final int first;
+
+    /** (definition, place) -> state index */
+    private final Long2IntOpenHashMap places = new Long2IntOpenHashMap();
+    private final IntArrayList placeDef = new IntArrayList();
+    private final List<IntArrayList> placeDecls = new ArrayList<>();
+    private final IntOpenHashSet interesting = new IntOpenHashSet();
+
+    private final IntArrayList stackNode = new IntArrayList();
+    private final IntArrayList stackEdge = new IntArrayList();
+
+    ContextResolver(Merger.Merged m, Definitions defs, Definitions.ByName own, BaseIndex base, int[] aliasTarget) {
+        this.m = m;
+        this.defs = defs;
+        this.own = own;
+        this.base = base;
+        this.aliasTarget = aliasTarget;
+        this.first = m.firstId;
+        places.defaultReturnValue(-1);
+    }
+
+    /** Finds and records resolutions; returns how many declarations were resolved. */
+    int resolve() {
+        int n = m.starts.length - 1;
+        // pass 1: places where a unit only declares a tag whose name is ambiguous
+        for (int i = 0; i < n; i++) {
+            if (isEnclosing(m.words, m.starts[i]) && aliasTarget[i] < 0) {
+                walk(first + i, true);
+            }
+        }
+        if (places.isEmpty()) {
+            return 0;
+        }
+        // pass 2: what the other members of those definitions have at those places
+        for (int i = 0; i < n; i++) {
+            if (isEnclosing(m.words, m.starts[i]) && interesting.contains(defs.defOf(first + i))) {
+                walk(first + i, false);
+            }
+        }
+        if (base != null) {
+            int[] bw = base.base().words();
+            int[] bs = base.base().starts();
+            for (int id = 1; id < base.base().typeCount(); id++) {
+                if (isEnclosing(bw, bs[id - 1]) && interesting.contains(defs.defOf(id))) {
+                    walk(id, false);
+                }
+            }
+        }
+        // one definition per declaration node, agreed by every place it appears at
+        Int2IntOpenHashMap chosen = new Int2IntOpenHashMap();
+        chosen.defaultReturnValue(NO_DEF);
+        for (int p = 0; p < placeDef.size(); p++) {
+            int d = placeDef.getInt(p);
+            if (d < 0) {
+                continue;
+            }
+            IntArrayList decls = placeDecls.get(p);
+            for (int k = 0; k < decls.size(); k++) {
+                int f = decls.getInt(k);
+                int old = chosen.get(f);
+                chosen.put(f, old == NO_DEF || old == d ? d : CONFLICT);
+            }
+        }
+        int resolved = 0;
+        for (Int2IntOpenHashMap.Entry e : chosen.int2IntEntrySet()) {
+            int f = e.getIntKey();
+            int d = e.getIntValue();
+            if (d < 0 || aliasTarget[f - first] >= 0) {
+                continue;
+            }
+            int target = Declarations.firstNodeOf(d, own, base);
+            int fs = m.starts[f - first];
+            if (target >= 0 && Declarations.kindMatches(m.words, fs, Declarations.nodeWords(m, base, target),
+                    Declarations.nodeStart(m, base, target))) {
+                aliasTarget[f - first] = target;
+                resolved++;
+            }
+        }
+        return resolved;
+    }
+
+    /** A named struct or union with members: an enclosing definition. */
+    private static boolean isEnclosing(int[] w, int s) {
+        int info = w[s + 1];
+        return w[s] != 0 && Kind.isComposite(Kind.kindOf(info)) && Kind.vlenOf(info) > 0;
+    }
+
+    private int[] wordsOf(int id) {
+        return id < first ? base.base().words() : m.words;
+    }
+
+    private int startOf(int id) {
+        return id < first ? base.base().starts()[id - 1] : m.starts[id - first];
+    }
+
+    /**
+     * Walks the types under {@code root} in field order down to named tags; each tag reached is
+     * a numbered place. Pass 1 records places holding an ambiguous declaration; pass 2 records
+     * the definitions found at recorded places.
+     */
+    private void walk(int root, boolean declarations) {
+        int delta = defs.defOf(root);
+        int place = 0;
+        int steps = 0;
+        stackNode.clear();
+        stackEdge.clear();
+        stackNode.add(root);
+        stackEdge.add(0);
+        while (!stackNode.isEmpty()) {
+            int top = stackNode.size() - 1;
+            int y = stackNode.getInt(top);
+            int e = stackEdge.getInt(top);
+            int[] w = wordsOf(y);
+            int s = startOf(y);
+            if (e >= TypeRefs.typeIdCount(w, s)) {
+                stackNode.removeInt(top);
+                stackEdge.removeInt(top);
+                continue;
+            }
+            stackEdge.set(top, e + 1);
+            if (++steps > MAX_STEPS) {
+                return;
+            }
+            int c = w[TypeRefs.typeIdSlot(w, s, e)];
+            if (c == 0) {
+                continue;
+            }
+            int[] cw = wordsOf(c);
+            int cs = startOf(c);
+            if (Definitions.tagOf(cw, cs) < 0) {
+                stackNode.add(c);
+                stackEdge.add(0);
+                continue;
+            }
+            long key = ((long) delta << 16) | (place++ & 0xffff);
+            if (declarations) {
+                if (c >= first && aliasTarget[c - first] < 0 && Declarations.isDeclaration(cw, cs) && ambiguous(cw, cs)) {
+                    int p = places.get(key);
+                    if (p < 0) {
+                        p = placeDef.size();
+                        places.put(key, p);
+                        placeDef.add(NO_DEF);
+                        placeDecls.add(new IntArrayList());
+                        interesting.add(delta);
+                    }
+                    placeDecls.get(p).add(c);
+                }
+            } else if (!Declarations.isDeclaration(cw, cs)) {
+                int p = places.get(key);
+                if (p >= 0) {
+                    int d = defs.defOf(c);
+                    int old = placeDef.getInt(p);
+                    placeDef.set(p, old == NO_DEF || old == d ? d : CONFLICT);
+                }
+            }
+        }
+    }
+
+    private boolean ambiguous(int[] w, int s) {
+        int name = w[s];
+        boolean fwd = Kind.kindOf(w[s + 1]) == Kind.FWD;
+        int d = fwd ? own.composites.get(name) : own.enums.get(name);
+        if (base != null) {
+            d = Names.combine(d, fwd ? base.byName.composites.get(name) : base.byName.enums.get(name));
+        }
+        return d == Names.AMBIGUOUS;
+    }
+}

@@ -1,0 +1,171 @@
+package io.btfkit.dedup;
+
+import io.btfkit.core.Kind;
+import io.btfkit.core.TypeRefs;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import java.util.ArrayList;
+import java.util.List;
+import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
+
+/**
+ * Resolution of declarations — a FWD (struct or union by kind_flag) or an ENUM/ENUM64 without
+ * values — to the full type they declare, only where something proves which one:
+ *
+ * <ul>
+ *   <li><b>within a compilation unit</b>: a unit has one tag type per name, so a declaration
+ *       whose unit also defines that name (with the matching kind) declares that definition;</li>
+ *   <li><b>by a unique name</b>: when exactly one class of full types carries the name (struct
+ *       and union tags share a namespace), every declaration of that name declares it.</li>
+ * </ul>
+ * A name with several different definitions is never resolved by name alone (libbpf resolves
+ * it by guessing from context; that guess can be wrong).
+ */
+final class Declarations {
+    private Declarations() {
+    }
+
+    /** A FWD, or an enum without values. */
+    static boolean isDeclaration(int[] w, int s) {
+        int info = w[s + 1];
+        int kind = Kind.kindOf(info);
+        return kind == Kind.FWD || (Kind.isEnum(kind) && Kind.vlenOf(info) == 0);
+    }
+
+    /** Whether full type at {@code w[t]} is what the declaration at {@code w[d]} declares, name aside. */
+    static boolean kindMatches(int[] dw, int d, int[] tw, int t) {
+        int dinfo = dw[d + 1];
+        int tkind = Kind.kindOf(tw[t + 1]);
+        if (Kind.kindOf(dinfo) == Kind.FWD) {
+            return tkind == (Kind.kindFlagOf(dinfo) ? Kind.UNION : Kind.STRUCT);
+        }
+        return Kind.isEnum(tkind) && Kind.vlenOf(tw[t + 1]) > 0;
+    }
+
+    /**
+     * Within each unit of the merged graph, records each declaration whose unit also defines
+     * its name (with the matching kind) as an alias of that definition. Returns how many.
+     */
+    static int resolveWithinUnits(Merger.Merged m, int[] aliasTarget) {
+        int[] w = m.words;
+        int[] st = m.starts;
+        int first = m.firstId;
+        int resolved = 0;
+        Int2IntOpenHashMap composites = new Int2IntOpenHashMap();
+        Int2IntOpenHashMap enums = new Int2IntOpenHashMap();
+        composites.defaultReturnValue(Names.ABSENT);
+        enums.defaultReturnValue(Names.ABSENT);
+        for (int u = 0; u + 1 < m.inputFirst.length; u++) {
+            int from = m.inputFirst[u];
+            int to = m.inputFirst[u + 1];
+            composites.clear();
+            enums.clear();
+            boolean anyDecl = false;
+            for (int id = from; id < to; id++) {
+                int s = st[id - first];
+                int info = w[s + 1];
+                int kind = Kind.kindOf(info);
+                int name = w[s];
+                if (name == 0) {
+                    continue;
+                }
+                if (Kind.isComposite(kind)) {
+                    composites.put(name, composites.get(name) == Names.ABSENT ? id : Names.AMBIGUOUS);
+                } else if (Kind.isEnum(kind) && Kind.vlenOf(info) > 0) {
+                    enums.put(name, enums.get(name) == Names.ABSENT ? id : Names.AMBIGUOUS);
+                } else if (isDeclaration(w, s)) {
+                    anyDecl = true;
+                }
+            }
+            if (!anyDecl) {
+                continue;
+            }
+            int unitResolved = 0;
+            for (int id = from; id < to; id++) {
+                int s = st[id - first];
+                if (!isDeclaration(w, s) || w[s] == 0) {
+                    continue;
+                }
+                int target = Kind.kindOf(w[s + 1]) == Kind.FWD ? composites.get(w[s]) : enums.get(w[s]);
+                if (target >= 0 && kindMatches(w, s, w, st[target - first])) {
+                    aliasTarget[id - first] = target;
+                    unitResolved++;
+                }
+            }
+            resolved += unitResolved;
+        }
+        return resolved;
+    }
+
+    /**
+     * Resolves declarations whose name has exactly one definition (counting the base's). In
+     * {@code libbpfCompatible} mode (split dedup of a whole module) a declaration the base also
+     * carries is left to the base's declaration, as libbpf maps it there first.
+     */
+    static int resolveByUniqueDefinition(Merger.Merged m, Definitions defs, Definitions.ByName own,
+                                         BaseIndex base, boolean libbpfCompatible, int[] aliasTarget) {
+        int[] w = m.words;
+        int[] st = m.starts;
+        int first = m.firstId;
+        int resolved = 0;
+        for (int i = 0; i < st.length - 1; i++) {
+            int s = st[i];
+            if (aliasTarget[i] >= 0 || !isDeclaration(w, s) || w[s] == 0) {
+                continue;
+            }
+            if (libbpfCompatible && base != null && base.hasDeclaration(w, s)) {
+                continue;
+            }
+            int target = uniqueDefinitionNode(w, s, own, base);
+            if (target >= 0 && kindMatches(w, s, nodeWords(m, base, target), nodeStart(m, base, target))) {
+                aliasTarget[i] = target;
+                resolved++;
+            }
+        }
+        return resolved;
+    }
+
+    /** A full tag node of the one definition of the declaration's name, or -1. */
+    static int uniqueDefinitionNode(int[] w, int s, Definitions.ByName own, BaseIndex base) {
+        int name = w[s];
+        boolean fwd = Kind.kindOf(w[s + 1]) == Kind.FWD;
+        int d = fwd ? own.composites.get(name) : own.enums.get(name);
+        if (base != null) {
+            d = Names.combine(d, fwd ? base.byName.composites.get(name) : base.byName.enums.get(name));
+        }
+        if (d < 0) {
+            return -1;
+        }
+        return firstNodeOf(d, own, base);
+    }
+
+    static int firstNodeOf(int def, Definitions.ByName own, BaseIndex base) {
+        int node = base == null ? -1 : base.byName.firstNode.get(def);
+        return node >= 0 ? node : own.firstNode.get(def);
+    }
+
+    static int[] nodeWords(Merger.Merged m, BaseIndex base, int id) {
+        return id < m.firstId ? base.base().words() : m.words;
+    }
+
+    static int nodeStart(Merger.Merged m, BaseIndex base, int id) {
+        return id < m.firstId ? base.base().starts()[id - 1] : m.starts[id - m.firstId];
+    }
+
+    /** Redirects every reference to a resolved declaration to its definition. */
+    static void redirect(Merger.Merged m, int[] aliasTarget) {
+        int[] w = m.words;
+        int[] st = m.starts;
+        int first = m.firstId;
+        for (int i = 0; i < st.length - 1; i++) {
+            TypeRefs.forEachTypeIdSlot(w, st[i], slot -> {
+                int ref = w[slot];
+                while (ref >= first && aliasTarget[ref - first] >= 0) {
+                    ref = aliasTarget[ref - first];
+                }
+                w[slot] = ref;
+            });
+        }
+    }
+}

@@ -1,0 +1,186 @@
+package io.btfkit.dedup;
+
+import io.btfkit.core.Kind;
+import io.btfkit.core.TypeRefs;
+import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import java.util.Arrays;
+
+/**
+ * Which types are the same C definition, judged by names: two types are one definition when
+ * their shapes are equal and their referenced types are one definition, where a reference to a
+ * named struct, union or enum (declared or defined) counts only by its name and tag kind. So
+ * {@code struct s { struct foo *p; }} is one definition whether {@code foo} is declared or
+ * defined where it is used — the evidence that lets a declaration be resolved without guessing
+ * (a C program has one definition per tag name and scope, and same-name types with the same
+ * layout and the same member types by name are the same definition).
+ *
+ * <p>Computed as the coarsest equivalence ({@link Partitioner}) on the "cut" graph, in which
+ * every reference to a named tag type goes to an atom for (name, tag kind). Cycles in C types
+ * run through named tags, so the cut graph is (almost always) acyclic and cheap.
+ */
+final class Definitions {
+    static final int TAG_STRUCT = 0;
+    static final int TAG_UNION = 1;
+    static final int TAG_ENUM = 2;
+
+    /** Class table of the cut graph: atoms first numbered after the own nodes. */
+    final ClassTable table;
+    private final int first;
+    private final int own;
+    /** Definition class of each base type id, or null (standalone). */
+    private final int[] baseDef;
+
+    private Definitions(ClassTable table, int first, int own, int[] baseDef) {
+        this.table = table;
+        this.first = first;
+        this.own = own;
+        this.baseDef = baseDef;
+    }
+
+    /** The tag kind a reference to type {@code w[s]} stands for, or -1 when it is not a named tag. */
+    static int tagOf(int[] w, int s) {
+        if (w[s] == 0) {
+            return -1;
+        }
+        int info = w[s + 1];
+        switch (Kind.kindOf(info)) {
+            case Kind.STRUCT:
+                return TAG_STRUCT;
+            case Kind.UNION:
+                return TAG_UNION;
+            case Kind.FWD:
+                return Kind.kindFlagOf(info) ? TAG_UNION : TAG_STRUCT;
+            case Kind.ENUM:
+            case Kind.ENUM64:
+                return TAG_ENUM;
+            default:
+                return -1;
+        }
+    }
+
+    /**
+     * Computes definitions for the own nodes of {@code words/starts} (ids from {@code first});
+     * external ids resolve through {@code base} (null when standalone).
+     */
+    static Definitions of(int[] words, int[] starts, int first, BaseIndex base) {
+        int n = starts.length - 1;
+        // atoms: one synthetic node per (name, tag kind) referenced
+        Long2IntOpenHashMap atomOf = new Long2IntOpenHashMap();
+        atomOf.defaultReturnValue(-1);
+        int[] cut = words.clone();
+        int[] baseWords = base == null ? null : base.base().words();
+        int[] baseStarts = base == null ? null : base.base().starts();
+        it.unimi.dsi.fastutil.ints.IntArrayList atomKeys = new it.unimi.dsi.fastutil.ints.IntArrayList();
+        for (int i = 0; i < n; i++) {
+            int s = starts[i];
+            int count = TypeRefs.typeIdCount(cut, s);
+            for (int k = 0; k < count; k++) {
+                int slot = TypeRefs.typeIdSlot(cut, s, k);
+                int ref = cut[slot];
+                if (ref == 0) {
+                    continue;
+                }
+                int tag;
+                int name;
+                if (ref < first) {
+                    int bs = baseStarts[ref - 1];
+                    tag = tagOf(baseWords, bs);
+                    name = baseWords[bs];
+                } else {
+                    int rs = starts[ref - first];
+                    tag = tagOf(words, rs);
+                    name = words[rs];
+                }
+                if (tag < 0) {
+                    continue;
+                }
+                long key = ((long) name << 2) | tag;
+                int atom = atomOf.get(key);
+                if (atom < 0) {
+                    atom = atomKeys.size() / 2;
+                    atomOf.put(key, atom);
+                    atomKeys.add(name);
+                    atomKeys.add(tag);
+                }
+                cut[slot] = first + n + atom;
+            }
+        }
+        int atoms = atomKeys.size() / 2;
+        int[] allWords = Arrays.copyOf(cut, cut.length + 3 * atoms);
+        int[] allStarts = Arrays.copyOf(starts, n + atoms + 1);
+        for (int a = 0; a < atoms; a++) {
+            int at = cut.length + 3 * a;
+            allStarts[n + a] = at;
+            int tag = atomKeys.getInt(2 * a + 1);
+            allWords[at] = atomKeys.getInt(2 * a);
+            allWords[at + 1] = tag == TAG_ENUM ? Kind.info(Kind.ENUM, 0, false) : Kind.info(Kind.FWD, 0, tag == TAG_UNION);
+            allWords[at + 2] = 0;
+        }
+        allStarts[n + atoms] = allWords.length;
+        WorkGraph g = new WorkGraph(allWords, allStarts, first, base == null ? null : base.definitions.baseDefOfId());
+        ClassTable table = new ClassTable(base == null ? null : base.definitions.table, g);
+        new Partitioner(table).run();
+        return new Definitions(table, first, n, base == null ? null : base.definitions.baseDefOfId());
+    }
+
+    /** Definition class of each id of a standalone graph (index 0 = void), for use as a base. */
+    int[] baseDefOfId() {
+        int[] out = new int[first + own];
+        for (int i = 0; i < own; i++) {
+            out[first + i] = table.nodeClass[i];
+        }
+        return out;
+    }
+
+    /** Definition class of type {@code id} (own or base). */
+    int defOf(int id) {
+        if (id < first) {
+            return id == 0 ? 0 : baseDef[id];
+        }
+        return table.nodeClass[id - first];
+    }
+
+    /**
+     * For each name, the one definition class of the full tags carrying it (struct and union
+     * share a namespace; enums have their own), or {@link Names#AMBIGUOUS}.
+     */
+    static final class ByName {
+        final Int2IntOpenHashMap composites = new Int2IntOpenHashMap();
+        final Int2IntOpenHashMap enums = new Int2IntOpenHashMap();
+        /** A node carrying each definition class that is a full tag (lowest id seen first). */
+        final Int2IntOpenHashMap firstNode = new Int2IntOpenHashMap();
+
+        ByName() {
+            composites.defaultReturnValue(Names.ABSENT);
+            enums.defaultReturnValue(Names.ABSENT);
+            firstNode.defaultReturnValue(-1);
+        }
+
+        void add(int[] w, int s, int id, int def) {
+            int info = w[s + 1];
+            int kind = Kind.kindOf(info);
+            int name = w[s];
+            if (name == 0) {
+                return;
+            }
+            Int2IntOpenHashMap map;
+            if (Kind.isComposite(kind)) {
+                map = composites;
+            } else if (Kind.isEnum(kind) && Kind.vlenOf(info) > 0) {
+                map = enums;
+            } else {
+                return;
+            }
+            int old = map.get(name);
+            if (old == Names.ABSENT) {
+                map.put(name, def);
+            } else if (old != def) {
+                map.put(name, Names.AMBIGUOUS);
+            }
+            if (firstNode.get(def) < 0) {
+                firstNode.put(def, id);
+            }
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package io.btfkit.dedup;
+
+import io.btfkit.core.Btf;
+import io.btfkit.core.StringPool;
+import io.btfkit.core.StringTable;
+import io.btfkit.core.TypeRefs;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Writes the deduplicated BTF: one type per class — its lowest-id member that is not a
+ * declaration resolved elsewhere — in input order, references remapped to the kept types
+ * (references into the base keep their base ids, as libbpf leaves them), and a string section
+ * holding exactly the strings the output references, in first-reference order over the input
+ * types (libbpf's order), the empty string first.
+ */
+final class OutputBuilder {
+    private OutputBuilder() {
+    }
+
+    static DedupResult build(List<Btf> inputs, Merger.Merged m, BaseIndex bi, int[] cls, int[] aliasTarget,
+                             int lfirst, int rounds) {
+        int n = cls.length;
+        int first = m.firstId;
+        // final class of every own node, aliases followed
+        int[] fin = new int[n];
+        for (int i = 0; i < n; i++) {
+            int j = i;
+            int c = -1;
+            for (int guard = 0; guard <= n; guard++) {
+                int t = aliasTarget[j];
+                if (t < 0) {
+                    c = cls[j];
+                    break;
+                }
+                if (t < first) {
+                    c = bi.classOfId[t];
+                    break;
+                }
+                j = t - first;
+            }
+            fin[i] = c;
+        }
+        int maxClass = lfirst;
+        for (int c : fin) {
+            maxClass = Math.max(maxClass, c + 1);
+        }
+        int[] repOf = new int[maxClass - lfirst];
+        Arrays.fill(repOf, -1);
+        for (int i = 0; i < n; i++) {
+            int c = fin[i];
+            if (aliasTarget[i] < 0 && c >= lfirst && repOf[c - lfirst] < 0) {
+                repOf[c - lfirst] = i;
+            }
+        }
+        int[] outOfClass = new int[maxClass - lfirst];
+        int kept = 0;
+        for (int i = 0; i < n; i++) {
+            int c = fin[i];
+            if (c >= lfirst && repOf[c - lfirst] == i) {
+                outOfClass[c - lfirst] = first + kept++;
+            }
+        }
+        int[] outId = new int[n];
+        for (int i = 0; i < n; i++) {
+            int c = fin[i];
+            outId[i] = c >= lfirst ? outOfClass[c - lfirst] : c == 0 ? 0 : bi.minId[c];
+        }
+
+        // kept types, references remapped; strings still canonical (pool offsets)
+        int[] words = m.words;
+        int[] starts = m.starts;
+        int total = 0;
+        for (int i = 0; i < n; i++) {
+            if (isKept(fin, repOf, lfirst, i)) {
+                total += starts[i + 1] - starts[i];
+            }
+        }
+        int[] out = new int[total];
+        int[] outStarts = new int[kept + 1];
+        int w = 0;
+        int t = 0;
+        boolean[] usedString = new boolean[m.pool.size() + 1];
+        int stringStart = m.stringStart;
+        for (int i = 0; i < n; i++) {
+            if (!isKept(fin, repOf, lfirst, i)) {
+                continue;
+            }
+            int s = starts[i];
+            int len = starts[i + 1] - s;
+            System.arraycopy(words, s, out, w, len);
+            outStarts[t++] = w;
+            TypeRefs.forEachTypeIdSlot(out, w, slot -> {
+                int ref = out[slot];
+                if (ref >= first) {
+                    out[slot] = outId[ref - first];
+                }
+            });
+            TypeRefs.forEachStringSlot(out, w, slot -> {
+                int off = out[slot];
+                if (off >= stringStart && (off != 0 || stringStart != 0)) {
+                    usedString[off - stringStart] = true;
+                }
+            });
+            w += len;
+        }
+        outStarts[kept] = w;
+
+        // the string section: referenced pool strings in pool (first-reference) order
+        StringPool pool = m.pool;
+        byte[] pb = pool.rawBytes();
+        int size = pool.size();
+        int[] newOff = new int[size + 1];
+        StringPool outPool = new StringPool(size + 16);
+        boolean standalone = m.base == null;
+        for (int p = 0; p < size; ) {
+            int e = p;
+            while (pb[e] != 0) {
+                e++;
+            }
+            if (usedString[p] || (standalone && p == 0)) {
+                newOff[p] = outPool.appendUnique(pb, p, e - p);
+            }
+            p = e + 1;
+        }
+        for (int k = 0; k < kept; k++) {
+            TypeRefs.forEachStringSlot(out, outStarts[k], slot -> {
+                int off = out[slot];
+                if (off >= stringStart && !(standalone && off == 0)) {
+                    out[slot] = stringStart + newOff[off - stringStart];
+                }
+            });
+        }
+        StringTable strings = new StringTable(m.base == null ? null : m.base.strings(), outPool.toByteArray());
+        Btf.RawFormat format = inputs.isEmpty() ? Btf.RawFormat.CLASSIC : inputs.get(0).format();
+        Btf result = new Btf(m.base, out, outStarts, strings, format);
+        return new DedupResult(result, outId, m.inputFirst, first, rounds);
+    }
+
+    private static boolean isKept(int[] fin, int[] repOf, int lfirst, int i) {
+        int c = fin[i];
+        return c >= lfirst && repOf[c - lfirst] == i;
+    }
+}

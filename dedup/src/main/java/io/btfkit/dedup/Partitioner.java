@@ -1,0 +1,369 @@
+package io.btfkit.dedup;
+
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import java.util.Arrays;
+
+/**
+ * Assigns every own node of a graph to its equivalence class — the coarsest bisimulation:
+ * two types are equivalent when their shapes are equal and their referenced types are
+ * equivalent position by position, cycles included.
+ *
+ * <p>Components are taken leaves first ({@link SccFinder}), so all types a component references
+ * outside itself are already classified, and the classes found so far always form a minimal
+ * graph (no two classes are equivalent). Then:
+ * <ul>
+ *   <li>an acyclic type is hash-consed: its key is its shape plus its children's classes; an
+ *       equal key is the same class, no equal key means a new class;</li>
+ *   <li>a cyclic component either maps entirely onto existing classes or not at all (every
+ *       member is reachable from every other, and equivalence propagates along references).
+ *       It is matched from one member against each existing class of the same shape by a
+ *       side-by-side walk that pairs each member with the class its position forces (the class
+ *       graph is minimal and references are ordered, so the pairing is a function); a
+ *       contradiction rejects the candidate. If no candidate fits, the component is new: it is
+ *       minimised on its own (Moore partition refinement with its external references fixed)
+ *       and each block becomes a new class.</li>
+ * </ul>
+ * Because the class graph stays minimal, this yields the exact coarsest equivalence, each node
+ * processed about once.
+ */
+final class Partitioner {
+    private static final int NONE = -1;
+
+    private final WorkGraph g;
+    private final ClassTable table;
+    private final int[] cls;
+    private final int first;
+
+    private int[] childBuf = new int[64];
+    private int[] scratch;
+    private final IntArrayList work = new IntArrayList();
+    private final IntArrayList touched = new IntArrayList();
+    private int[] candidates = new int[16];
+
+    /**
+     * @param table the layer being built (its graph is {@code g}); its parent holds the classes
+     *              of external nodes
+     */
+    Partitioner(ClassTable table) {
+        this.g = table.graph;
+        this.table = table;
+        this.cls = table.nodeClass;
+        this.first = g.firstId;
+        this.scratch = new int[g.size()];
+        Arrays.fill(scratch, NONE);
+    }
+
+    /** Classifies every own node; afterwards {@code table.nodeClass} is complete. */
+    void run() {
+        SccFinder.run(g, this::component);
+    }
+
+    private int classOf(int id) {
+        return id < first ? g.extClassOf(id) : cls[id - first];
+    }
+
+    private void component(int[] members, int from, int to) {
+        if (to - from == 1 && !selfLoop(members[from] + first)) {
+            acyclic(members[from] + first);
+        } else {
+            cyclic(Arrays.copyOfRange(members, from, to));
+        }
+    }
+
+    private boolean selfLoop(int node) {
+        int n = g.childCount(node);
+        for (int i = 0; i < n; i++) {
+            if (g.child(node, i) == node) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // --- acyclic types: hash-consing ---
+
+    private void acyclic(int node) {
+        int s = g.start(node);
+        int n = g.childCount(node);
+        if (childBuf.length < n) {
+            childBuf = new int[Math.max(n, childBuf.length * 2)];
+        }
+        for (int i = 0; i < n; i++) {
+            childBuf[i] = classOf(g.child(node, i));
+        }
+        long shapeH = Shapes.hash(g.words, s, node);
+        long h = ClassTable.fullHash(shapeH, childBuf, n);
+        int c = table.findFull(h, g.words, s, childBuf, n);
+        if (c == NONE) {
+            c = table.add(node, shapeH);
+            cls[node - first] = c;
+            table.indexFull(c, h);
+        } else {
+            cls[node - first] = c;
+        }
+    }
+
+    // --- cyclic components: match against existing classes, else minimise ---
+
+    private void cyclic(int[] members) {
+        int root = NONE;
+        int best = Integer.MAX_VALUE;
+        long rootShape = 0;
+        for (int m : members) {
+            int node = m + first;
+            long sh = Shapes.hash(g.words, g.start(node), node);
+            int count = table.shapeCandidates(sh);
+            if (count == 0) {
+                root = NONE;
+                break;
+            }
+            if (count < best) {
+                best = count;
+                root = node;
+                rootShape = sh;
+            }
+        }
+        if (root != NONE) {
+            if (candidates.length < best) {
+                candidates = new int[best];
+            }
+            int n = table.shapeCandidates(rootShape, candidates);
+            for (int i = 0; i < n; i++) {
+                if (tryMatch(root, candidates[i], members.length)) {
+                    return;
+                }
+            }
+        }
+        new SccMinimizer(this).minimize(members);
+    }
+
+    /**
+     * Pairs {@code root} with class {@code c} and follows references side by side; succeeds
+     * when every member of the component gets a class without contradiction.
+     */
+    private boolean tryMatch(int root, int c, int memberCount) {
+        touched.clear();
+        work.clear();
+        scratch[root - first] = c;
+        touched.add(root - first);
+        work.add(root);
+        boolean ok = true;
+        while (ok && !work.isEmpty()) {
+            int y = work.popInt();
+            int d = scratch[y - first];
+            ClassTable layer = table.layerOf(d);
+            int ys = g.start(y);
+            if (!Shapes.equal(g.words, ys, table.repWords(d), table.repStart(d))) {
+                ok = false;
+                break;
+            }
+            int n = g.childCount(y);
+            for (int i = 0; i < n; i++) {
+                int cy = g.child(y, i);
+                int cd = layer.childClass(d, i);
+                if (cy < first || cls[cy - first] != NONE) {
+                    if (classOf(cy) != cd) {
+                        ok = false;
+                        break;
+                    }
+                    continue;
+                }
+                int k = cy - first;
+                if (scratch[k] == NONE) {
+                    scratch[k] = cd;
+                    touched.add(k);
+                    work.add(cy);
+                } else if (scratch[k] != cd) {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        ok = ok && touched.size() == memberCount;
+        for (int i = 0; i < touched.size(); i++) {
+            int k = touched.getInt(i);
+            if (ok) {
+                cls[k] = scratch[k];
+            }
+            scratch[k] = NONE;
+        }
+        return ok;
+    }
+
+    /**
+     * Moore partition refinement of one new cyclic component: blocks start as (shape, external
+     * references, which references are internal) and split by the blocks of internal
+     * references until stable. Each final block becomes a class.
+     */
+    static final class SccMinimizer {
+        private final Partitioner p;
+
+        SccMinimizer(Partitioner p) {
+            this.p = p;
+        }
+
+        void minimize(int[] members) {
+            WorkGraph g = p.g;
+            int first = p.first;
+            int k = members.length;
+            int[] pos = p.scratch;
+            for (int i = 0; i < k; i++) {
+                pos[members[i]] = i;
+            }
+            int[] color = new int[k];
+            int colors = initialColors(members, pos, color);
+            int[] next = new int[k];
+            while (true) {
+                int c2 = refine(members, pos, color, next);
+                int[] t = color;
+                color = next;
+                next = t;
+                if (c2 == colors) {
+                    break;
+                }
+                colors = c2;
+            }
+            // one class per block; representative = first member of the block
+            int[] blockClass = new int[colors];
+            Arrays.fill(blockClass, NONE);
+            ClassTable table = p.table;
+            for (int i = 0; i < k; i++) {
+                int node = members[i] + first;
+                int b = color[i];
+                if (blockClass[b] == NONE) {
+                    blockClass[b] = table.add(node, Shapes.hash(g.words, g.start(node), node));
+                }
+                p.cls[members[i]] = blockClass[b];
+            }
+            for (int b = 0; b < colors; b++) {
+                int c = blockClass[b];
+                int rep = table.rep(c);
+                int n = g.childCount(rep);
+                if (p.childBuf.length < n) {
+                    p.childBuf = new int[Math.max(n, p.childBuf.length * 2)];
+                }
+                for (int i = 0; i < n; i++) {
+                    p.childBuf[i] = p.classOf(g.child(rep, i));
+                }
+                table.indexFull(c, ClassTable.fullHash(table.shapeHashOf(c), p.childBuf, n));
+            }
+            for (int m : members) {
+                pos[m] = NONE;
+            }
+        }
+
+        /** Round 0: (shape, classes of external references, positions of internal ones). */
+        private int initialColors(int[] members, int[] pos, int[] color) {
+            WorkGraph g = p.g;
+            int first = p.first;
+            Long2IntOpenHashMap head = new Long2IntOpenHashMap();
+            head.defaultReturnValue(NONE);
+            int[] chain = new int[members.length];
+            int[] repOf = new int[members.length];
+            int colors = 0;
+            for (int i = 0; i < members.length; i++) {
+                int node = members[i] + first;
+                long h = Shapes.hash(g.words, g.start(node), node);
+                int n = g.childCount(node);
+                for (int j = 0; j < n; j++) {
+                    int ch = g.child(node, j);
+                    boolean internal = ch >= first && pos[ch - first] != NONE && p.cls[ch - first] == NONE;
+                    h = Shapes.mix(h + (internal ? 0x7FEB352DL : 0x846CA68BL * (p.classOf(ch) + 1L)));
+                }
+                int c = head.get(h);
+                int found = NONE;
+                for (; c != NONE; c = chain[c]) {
+                    if (sameInitial(members[repOf[c]] + first, node, pos)) {
+                        found = c;
+                        break;
+                    }
+                }
+                if (found == NONE) {
+                    found = colors++;
+                    repOf[found] = i;
+                    chain[found] = head.put(h, found);
+                }
+                color[i] = found;
+            }
+            return colors;
+        }
+
+        private boolean sameInitial(int a, int b, int[] pos) {
+            WorkGraph g = p.g;
+            int first = p.first;
+            if (!Shapes.equal(g.words, g.start(a), g.words, g.start(b))) {
+                return false;
+            }
+            int n = g.childCount(a);
+            for (int j = 0; j < n; j++) {
+                int ca = g.child(a, j);
+                int cb = g.child(b, j);
+                boolean ia = ca >= first && pos[ca - first] != NONE && p.cls[ca - first] == NONE;
+                boolean ib = cb >= first && pos[cb - first] != NONE && p.cls[cb - first] == NONE;
+                if (ia != ib || (!ia && p.classOf(ca) != p.classOf(cb))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** One round: new block = (old block, old blocks of internal references in order). */
+        private int refine(int[] members, int[] pos, int[] color, int[] next) {
+            WorkGraph g = p.g;
+            int first = p.first;
+            Long2IntOpenHashMap head = new Long2IntOpenHashMap();
+            head.defaultReturnValue(NONE);
+            int[] chain = new int[members.length];
+            int[] repOf = new int[members.length];
+            int colors = 0;
+            for (int i = 0; i < members.length; i++) {
+                int node = members[i] + first;
+                long h = Shapes.mix(0x2545F4914F6CDD1DL + color[i]);
+                int n = g.childCount(node);
+                for (int j = 0; j < n; j++) {
+                    int ch = g.child(node, j);
+                    if (ch >= first && pos[ch - first] != NONE && p.cls[ch - first] == NONE) {
+                        h = Shapes.mix(h + 0x9E3779B97F4A7C15L * (color[pos[ch - first]] + 1L));
+                    }
+                }
+                int c = head.get(h);
+                int found = NONE;
+                for (; c != NONE; c = chain[c]) {
+                    if (sameRound(repOf[c], i, members, pos, color)) {
+                        found = c;
+                        break;
+                    }
+                }
+                if (found == NONE) {
+                    found = colors++;
+                    repOf[found] = i;
+                    chain[found] = head.put(h, found);
+                }
+                next[i] = found;
+            }
+            return colors;
+        }
+
+        private boolean sameRound(int a, int b, int[] members, int[] pos, int[] color) {
+            if (color[a] != color[b]) {
+                return false;
+            }
+            WorkGraph g = p.g;
+            int first = p.first;
+            int na = members[a] + first;
+            int nb = members[b] + first;
+            int n = g.childCount(na);
+            for (int j = 0; j < n; j++) {
+                int ca = g.child(na, j);
+                int cb = g.child(nb, j);
+                if (ca >= first && pos[ca - first] != NONE && p.cls[ca - first] == NONE) {
+                    if (color[pos[ca - first]] != color[pos[cb - first]]) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        }
+    }
+}
