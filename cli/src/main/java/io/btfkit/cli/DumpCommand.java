@@ -2,6 +2,7 @@ package io.btfkit.cli;
 
 import io.btfkit.core.Btf;
 import io.btfkit.core.io.LoadedInput;
+import io.btfkit.core.text.JsonPrinter;
 import io.btfkit.core.text.RawTextPrinter;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -23,7 +24,7 @@ import picocli.CommandLine.Parameters;
             "  btfkit dump /sys/kernel/btf/vmlinux",
             "  btfkit dump mod.ko --base vmlinux.btf --format summary"})
 final class DumpCommand implements Callable<Integer> {
-    enum Format { raw, summary }
+    enum Format { raw, json, summary }
 
     @Parameters(paramLabel = "INPUT", description = "raw BTF, ELF (.BTF), compressed, or BTF text")
     Path input;
@@ -32,7 +33,7 @@ final class DumpCommand implements Callable<Integer> {
     Path base;
 
     @Option(names = "--format", paramLabel = "FMT", defaultValue = "raw",
-            description = "raw (bpftool), summary (one line per type); default: ${DEFAULT-VALUE}")
+            description = "raw (bpftool), json (bpftool -j), summary (one line per type); default: ${DEFAULT-VALUE}")
     Format format;
 
     @Option(names = "--with-base", description = "also print the base types first")
@@ -65,6 +66,9 @@ final class DumpCommand implements Callable<Integer> {
         switch (format) {
             case raw:
                 RawTextPrinter.print(btf, from, btf.typeCount(), os);
+                break;
+            case json:
+                JsonPrinter.print(btf, from, btf.typeCount(), os);
                 break;
             case summary:
                 SummaryPrinter.print(btf, from, os);

@@ -22,7 +22,13 @@ import picocli.CommandLine.Command;
         subcommands = {
             DumpCommand.class,
             ConvertCommand.class,
+            AsmCommand.class,
             StatsCommand.class,
+            ValidateCommand.class,
+            DedupCommand.class,
+            LinkCommand.class,
+            DistillCommand.class,
+            RelocateCommand.class,
             CommandLine.HelpCommand.class,
         })
 public final class Main implements Runnable {

@@ -72,6 +72,15 @@ final class Outputs {
         }
     }
 
+    /** Creates the batch output directory if needed. */
+    static void ensureDirectory(Path dir) {
+        try {
+            java.nio.file.Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new FileException(dir, new BtfFormatException("cannot create directory: " + e.getMessage()));
+        }
+    }
+
     private static boolean sameFile(Path a, Path b) {
         try {
             return Files.exists(a) && Files.exists(b) && Files.isSameFile(a, b);

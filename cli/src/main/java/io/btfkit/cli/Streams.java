@@ -8,8 +8,8 @@ import java.io.PrintWriter;
  * on this thread (stdout/stderr normally; buffers in tests).
  */
 final class Streams {
-    private static final ThreadLocal<OutputStream> OUT = new ThreadLocal<>();
-    private static final ThreadLocal<PrintWriter> ERR = new ThreadLocal<>();
+    private static final ThreadLocal<OutputStream> OUT = new InheritableThreadLocal<>();
+    private static final ThreadLocal<PrintWriter> ERR = new InheritableThreadLocal<>();
 
     private Streams() {
     }

@@ -16,7 +16,7 @@ import java.util.List;
  *
  * <p>A new-base type B is a candidate for distilled type D when B is a named INT, FLOAT, ENUM,
  * ENUM64, FWD, STRUCT or UNION with D's name and, when B's "needs size" flag is set (see
- * {@link BaseIndex}), with D's size. A candidate then matches when, by D's kind:
+ * {@link NewBaseIndex}), with D's size. A candidate then matches when, by D's kind:
  * <ul>
  *   <li>FWD: B is a FWD with the same kind_flag (struct/union), or a STRUCT whose kind_flag is
  *       clear, or a UNION whose kind_flag is set (libbpf tests the candidate's own kind_flag);</li>
@@ -55,11 +55,11 @@ final class DistilledBaseMap {
      */
     private record Found(Problem problem, int stopAt, int sortSize) {
         Found(Problem problem, int stopAt, Btf dist) {
-            this(problem, stopAt, stopAt == Integer.MAX_VALUE ? 0 : dist.sizeOrType(problem.typeId()) & BaseIndex.SIZE_MASK);
+            this(problem, stopAt, stopAt == Integer.MAX_VALUE ? 0 : dist.sizeOrType(problem.typeId()) & NewBaseIndex.SIZE_MASK);
         }
     }
 
-    static DistilledBaseMap build(Btf split, BaseIndex index) {
+    static DistilledBaseMap build(Btf split, NewBaseIndex index) {
         Btf dist = split.base();
         int nDist = dist.typeCount();
         List<Problem> invalid = validate(dist);
@@ -90,7 +90,7 @@ final class DistilledBaseMap {
             int dsize = dist.sizeOrType(d);
             for (int e = index.groupStart(g); e < index.groupEnd(g); e++) {
                 int b = index.id(e);
-                if (index.needsSize(e) && (base.sizeOrType(b) & BaseIndex.SIZE_MASK) != (dsize & BaseIndex.SIZE_MASK)) {
+                if (index.needsSize(e) && (base.sizeOrType(b) & NewBaseIndex.SIZE_MASK) != (dsize & NewBaseIndex.SIZE_MASK)) {
                     continue;
                 }
                 if (!matches(dist, d, base, b, embeddedBy[d] != 0 && first == 0)) {
@@ -249,13 +249,13 @@ final class DistilledBaseMap {
     }
 
     /** First new-base id where libbpf would match its distilled void entry (a named type whose name is ""), or MAX_VALUE. */
-    private static int voidNameClash(BaseIndex index) {
+    private static int voidNameClash(NewBaseIndex index) {
         int g = index.group(new byte[0], 0, 0);
         if (g < 0) {
             return Integer.MAX_VALUE;
         }
         for (int e = index.groupStart(g); e < index.groupEnd(g); e++) {
-            if (!index.needsSize(e) || (index.base().sizeOrType(index.id(e)) & BaseIndex.SIZE_MASK) == 0) {
+            if (!index.needsSize(e) || (index.base().sizeOrType(index.id(e)) & NewBaseIndex.SIZE_MASK) == 0) {
                 return index.id(e);
             }
         }
@@ -263,7 +263,7 @@ final class DistilledBaseMap {
     }
 
     /** Why {@code d} found no match among the new-base types of its name (group {@code g}). */
-    private static Problem unmatched(Btf dist, int d, Btf base, BaseIndex index, int g, int embeddedBy, Btf split) {
+    private static Problem unmatched(Btf dist, int d, Btf base, NewBaseIndex index, int g, int embeddedBy, Btf split) {
         List<Integer> family = new ArrayList<>();
         for (int e = index.groupStart(g); e < index.groupEnd(g); e++) {
             if (sameKindFamily(dist, d, base, index.id(e))) {
@@ -277,7 +277,7 @@ final class DistilledBaseMap {
         int dsize = dist.sizeOrType(d);
         if (kind == Kind.INT) {
             for (int b : family) {
-                if ((base.sizeOrType(b) & BaseIndex.SIZE_MASK) == (dsize & BaseIndex.SIZE_MASK)) {
+                if ((base.sizeOrType(b) & NewBaseIndex.SIZE_MASK) == (dsize & NewBaseIndex.SIZE_MASK)) {
                     return problem(dist, d, Problem.Reason.ENCODING_DIFFERS, "distilled encoding "
                             + encodingName(intEncoding(dist, d)) + ", new base has " + describe(base, b) + " encoding "
                             + encodingName(intEncoding(base, b)));
@@ -296,13 +296,13 @@ final class DistilledBaseMap {
         return problem(dist, d, Problem.Reason.SIZE_DIFFERS, candidates);
     }
 
-    private static String ambiguity(Btf dist, int d, Btf base, BaseIndex index, int g, boolean embedded) {
+    private static String ambiguity(Btf dist, int d, Btf base, NewBaseIndex index, int g, boolean embedded) {
         List<Integer> all = new ArrayList<>();
         int first = 0;
         int dsize = dist.sizeOrType(d);
         for (int e = index.groupStart(g); e < index.groupEnd(g); e++) {
             int b = index.id(e);
-            if (index.needsSize(e) && (base.sizeOrType(b) & BaseIndex.SIZE_MASK) != (dsize & BaseIndex.SIZE_MASK)) {
+            if (index.needsSize(e) && (base.sizeOrType(b) & NewBaseIndex.SIZE_MASK) != (dsize & NewBaseIndex.SIZE_MASK)) {
                 continue;
             }
             if (matches(dist, d, base, b, embedded && first == 0)) {
@@ -335,7 +335,7 @@ final class DistilledBaseMap {
         return new Problem(d, kind, name == null ? "(invalid)" : name, size, reason, detail);
     }
 
-    private static String list(Btf base, BaseIndex index, int g) {
+    private static String list(Btf base, NewBaseIndex index, int g) {
         List<Integer> ids = new ArrayList<>();
         for (int e = index.groupStart(g); e < index.groupEnd(g); e++) {
             ids.add(index.id(e));

@@ -27,8 +27,8 @@ import java.util.Objects;
  * and {@code [9] INT 'int' size=4} match, the result is split {@code [N] PTR type_id=7} where
  * N is the new base's type count.
  *
- * <p>For batches: index a base once with {@link BaseIndex#of(Btf)} and pass the index to
- * {@link #relocate(Btf, BaseIndex)} from any number of threads.
+ * <p>For batches: index a base once with {@link NewBaseIndex#of(Btf)} and pass the index to
+ * {@link #relocate(Btf, NewBaseIndex)} from any number of threads.
  */
 public final class Relocator {
     private Relocator() {
@@ -36,7 +36,7 @@ public final class Relocator {
 
     /** Relocates {@code splitOnDistilled} onto {@code newBase} (indexes the base; prefer the other overload for many inputs). */
     public static Btf relocate(Btf splitOnDistilled, Btf newBase) {
-        return relocate(splitOnDistilled, BaseIndex.of(newBase));
+        return relocate(splitOnDistilled, NewBaseIndex.of(newBase));
     }
 
     /**
@@ -49,7 +49,7 @@ public final class Relocator {
      * @throws OperationException  when the input is not split BTF on a standalone base, or the
      *                             new base is the input's own base
      */
-    public static Btf relocate(Btf splitOnDistilled, BaseIndex newBase) {
+    public static Btf relocate(Btf splitOnDistilled, NewBaseIndex newBase) {
         Btf split = Objects.requireNonNull(splitOnDistilled);
         checkShape(split, newBase);
         DistilledBaseMap map = DistilledBaseMap.build(split, newBase);
@@ -60,13 +60,13 @@ public final class Relocator {
     }
 
     /**
-     * Every problem that would make {@link #relocate(Btf, BaseIndex)} fail, libbpf's complaint
+     * Every problem that would make {@link #relocate(Btf, NewBaseIndex)} fail, libbpf's complaint
      * first; empty when it would succeed. Builds no output.
      *
-     * @throws OperationException as {@link #relocate(Btf, BaseIndex)} does for inputs that are not
+     * @throws OperationException as {@link #relocate(Btf, NewBaseIndex)} does for inputs that are not
      *                            split BTF on a standalone distilled base
      */
-    public static List<Problem> problems(Btf splitOnDistilled, BaseIndex newBase) {
+    public static List<Problem> problems(Btf splitOnDistilled, NewBaseIndex newBase) {
         Btf split = Objects.requireNonNull(splitOnDistilled);
         checkShape(split, newBase);
         DistilledBaseMap map = DistilledBaseMap.build(split, newBase);
@@ -78,7 +78,7 @@ public final class Relocator {
         return strings;
     }
 
-    private static void checkShape(Btf split, BaseIndex newBase) {
+    private static void checkShape(Btf split, NewBaseIndex newBase) {
         Btf dist = split.base();
         if (dist == null) {
             throw new OperationException("input is standalone BTF; relocation needs split BTF on a distilled base");

@@ -42,7 +42,7 @@ class DistillRelocateProperties {
         RandomSplit.Built in = recipe.build(0);
         RandomSplit.Built other = recipe.build(junkSeed == 0 ? 1 : junkSeed);
         Distiller.Result d = Distiller.distill(in.split());
-        Btf out = Relocator.relocate(d.newSplit(), BaseIndex.of(other.base()));
+        Btf out = Relocator.relocate(d.newSplit(), NewBaseIndex.of(other.base()));
         assertEquals(other.base().typeCount(), out.firstId());
         for (int i = 0; i < in.split().ownTypeCount(); i++) {
             assertNull(TypeEquivalence.difference(in.split(), in.split().firstId() + i, out, out.firstId() + i));
@@ -63,6 +63,6 @@ class DistillRelocateProperties {
             assertEquals(0, io.btfkit.core.Kind.isComposite(kind) || kind == io.btfkit.core.Kind.ENUM ? base.vlen(id) : 0,
                     "distilled composites and enums have no members");
         }
-        assertEquals(java.util.List.of(), Relocator.problems(a.newSplit(), BaseIndex.of(in.base())));
+        assertEquals(java.util.List.of(), Relocator.problems(a.newSplit(), NewBaseIndex.of(in.base())));
     }
 }

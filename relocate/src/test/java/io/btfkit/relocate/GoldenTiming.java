@@ -35,9 +35,9 @@ public final class GoldenTiming {
         }
         for (int round = 0; round < rounds; round++) {
             long t0 = System.nanoTime();
-            BaseIndex[] idx = new BaseIndex[bases.length];
+            NewBaseIndex[] idx = new NewBaseIndex[bases.length];
             for (int t = 0; t < bases.length; t++) {
-                idx[t] = BaseIndex.of(bases[t]);
+                idx[t] = NewBaseIndex.of(bases[t]);
             }
             long t1 = System.nanoTime();
             List<Btf> distilled = new ArrayList<>();

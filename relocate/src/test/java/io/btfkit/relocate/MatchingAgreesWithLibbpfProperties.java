@@ -96,7 +96,7 @@ class MatchingAgreesWithLibbpfProperties {
         adds.forEach(add -> add.accept(nb));
         Btf base = nb.build();
         LibbpfMapModel.Outcome want = LibbpfMapModel.run(split, base);
-        DistilledBaseMap got = DistilledBaseMap.build(split, BaseIndex.of(base));
+        DistilledBaseMap got = DistilledBaseMap.build(split, NewBaseIndex.of(base));
         Statistics.collect(want.ok() ? "maps" : want.ambiguity() ? "libbpf stops on an ambiguity" : "unmapped type");
         assertEquals(want.ok(), got.problems.isEmpty(), () -> "outcome differs: " + got.problems);
         if (want.ok()) {

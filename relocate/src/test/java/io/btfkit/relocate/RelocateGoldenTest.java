@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * exactly where libbpf fails, naming the same type first (EXPECTED.tsv).
  */
 class RelocateGoldenTest {
-    private static final Map<String, BaseIndex> INDEXES = new HashMap<>();
+    private static final Map<String, NewBaseIndex> INDEXES = new HashMap<>();
 
     static Stream<Arguments> cases() {
         Path tsv = TestData.shared().resolve("golden/EXPECTED.tsv");
@@ -52,8 +52,8 @@ class RelocateGoldenTest {
         return out.stream();
     }
 
-    static synchronized BaseIndex index(String target) {
-        return INDEXES.computeIfAbsent(target, t -> BaseIndex.of(BtfReader.read(TestData.bytes(
+    static synchronized NewBaseIndex index(String target) {
+        return INDEXES.computeIfAbsent(target, t -> NewBaseIndex.of(BtfReader.read(TestData.bytes(
                 TestData.golden("vmlinux-" + t.substring("onto-".length()) + ".btf")))));
     }
 
@@ -63,7 +63,7 @@ class RelocateGoldenTest {
         Assumptions.assumeFalse(module.equals("(none)"), "skipped: golden EXPECTED.tsv not available");
         Btf dist = BtfReader.read(TestData.bytes(TestData.golden("distill/" + module + ".base")));
         Btf split = BtfReader.read(TestData.bytes(TestData.golden("distill/" + module + ".split")), dist);
-        BaseIndex idx = index(target);
+        NewBaseIndex idx = index(target);
         if (expected.equals("OK")) {
             Btf out = Relocator.relocate(split, idx);
             assertSame(idx.base(), out.base());

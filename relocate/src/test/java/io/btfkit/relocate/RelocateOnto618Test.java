@@ -21,7 +21,7 @@ class RelocateOnto618Test {
     void everyGoldenModuleFailsWithCharEncoding() {
         List<String> modules = TestData.goldenModules();
         Assumptions.assumeFalse(modules.isEmpty(), "skipped: no golden modules available");
-        BaseIndex v618 = BaseIndex.of(BtfReader.read(TestData.bytes(TestData.vmlinux618())));
+        NewBaseIndex v618 = NewBaseIndex.of(BtfReader.read(TestData.bytes(TestData.vmlinux618())));
         int withChar = 0;
         for (String m : modules) {
             Btf dist = BtfReader.read(TestData.bytes(TestData.golden("distill/" + m + ".base")));

@@ -48,7 +48,7 @@ class RelocatorTest {
 
     private static List<Problem> problems(Btf split, Btf newBase) {
         RelocationException e = assertThrows(RelocationException.class, () -> Relocator.relocate(split, newBase));
-        assertEquals(e.problems(), Relocator.problems(split, BaseIndex.of(newBase)));
+        assertEquals(e.problems(), Relocator.problems(split, NewBaseIndex.of(newBase)));
         assertFalse(e.getMessage().contains("\n"), "one-line message");
         for (Problem p : e.problems()) {
             assertTrue(e.getMessage().contains(p.message()), "message lists " + p);
@@ -94,7 +94,7 @@ class RelocatorTest {
         assertArrayEquals(split.strings().bytes(), out.strings().bytes(), "the split's own strings are unchanged");
         assertEquals(base.strings().find("s"), out.extra(4, 0), "member 's' (a distilled name) now names the new base's string");
         assertEquals(base.strings().end(), out.nameOff(4), "own strings follow the new base's");
-        assertArrayEquals(BtfWriter.write(out), BtfWriter.write(Relocator.relocate(split, BaseIndex.of(base))));
+        assertArrayEquals(BtfWriter.write(out), BtfWriter.write(Relocator.relocate(split, NewBaseIndex.of(base))));
     }
 
     @Test
@@ -409,7 +409,7 @@ class RelocatorTest {
             t.append('[').append(i).append("] STRUCT 'other").append(i).append("' size=").append(i).append(" vlen=0\n");
         }
         t.append("[1001] STRUCT 's' size=8 vlen=0\n[1002] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED\n");
-        BaseIndex index = BaseIndex.of(parse(t.toString()));
+        NewBaseIndex index = NewBaseIndex.of(parse(t.toString()));
         assertEquals(1002, index.nameCount());
         byte[] expected = BtfWriter.write(Relocator.relocate(split, index));
         List<byte[]> all = IntStream.range(0, 64).parallel().mapToObj(i -> BtfWriter.write(Relocator.relocate(split, index)))

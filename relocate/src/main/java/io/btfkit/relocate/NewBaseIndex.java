@@ -22,7 +22,7 @@ import java.util.Objects;
  * kernel once. Lookup by name is one hash probe; relocating a module costs its own size plus
  * the candidates of its distilled types' names, independent of the base's size.
  */
-public final class BaseIndex {
+public final class NewBaseIndex {
     /** libbpf keeps sizes in a 31-bit field when comparing them. */
     static final int SIZE_MASK = 0x7fffffff;
 
@@ -36,7 +36,7 @@ public final class BaseIndex {
     private final int[] ids;
     private final boolean[] needsSize;
 
-    private BaseIndex(Btf base) {
+    private NewBaseIndex(Btf base) {
         this.base = base;
         int count = base.typeCount();
         Int2IntOpenHashMap compositeNames = new Int2IntOpenHashMap();
@@ -100,8 +100,8 @@ public final class BaseIndex {
     }
 
     /** Indexes {@code base} (standalone or itself split; all its ids, base's included, are candidates). */
-    public static BaseIndex of(Btf base) {
-        return new BaseIndex(Objects.requireNonNull(base));
+    public static NewBaseIndex of(Btf base) {
+        return new NewBaseIndex(Objects.requireNonNull(base));
     }
 
     /** The indexed base. */

@@ -1,0 +1,45 @@
+package io.btfkit.cli;
+
+import io.btfkit.core.Btf;
+import io.btfkit.core.BtfException;
+import io.btfkit.core.io.LoadedInput;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code btfkit asm}: assembles BTF written as bpftool raw text into binary BTF. */
+@Command(name = "asm", sortOptions = false,
+        description = {"Assemble BTF text (bpftool 'format raw' spelling, '#' comments allowed) into raw BTF.",
+            "Split text is read on --base; its first id must follow the base's last."},
+        footer = {"", "Example:",
+            "  btfkit dump vmlinux.btf > v.txt; btfkit asm v.txt -o v.btf"})
+final class AsmCommand implements Callable<Integer> {
+    @Parameters(paramLabel = "INPUT.txt")
+    Path input;
+
+    @Option(names = "--base", paramLabel = "B", description = "base BTF of split text")
+    Path base;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "OUT", required = true)
+    Path output;
+
+    @Mixin
+    OutputOptions out;
+
+    @Override
+    public Integer call() {
+        LoadedInput li = Inputs.load(input, Inputs.base(base));
+        Btf btf = li.btf();
+        try {
+            out.verify(btf);
+        } catch (BtfException e) {
+            throw new FileException(input, e);
+        }
+        Outputs.write(output, out.encode(btf), List.of(input), false);
+        return ExitCodes.OK;
+    }
+}

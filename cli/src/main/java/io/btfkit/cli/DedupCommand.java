@@ -1,0 +1,107 @@
+package io.btfkit.cli;
+
+import io.btfkit.core.Btf;
+import io.btfkit.core.BtfException;
+import io.btfkit.core.io.LoadedInput;
+import io.btfkit.dedup.BaseIndex;
+import io.btfkit.dedup.DedupResult;
+import io.btfkit.dedup.Deduplicator;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code btfkit dedup}: deduplicates one BTF (standalone, or split against its base, as libbpf's
+ * btf__dedup), or many in one run with {@code --out-dir}. For a BPF object the .BTF.ext follows.
+ */
+@Command(name = "dedup", sortOptions = false,
+        description = {"Deduplicate BTF: one type per equivalence class, in input order (libbpf btf__dedup semantics).",
+            "With --base, split types equal to base types map to them. Many inputs with --out-dir run in parallel."},
+        footer = {"", "Examples:",
+            "  btfkit dedup prog.bpf.o --out-format elf -o prog.dedup.o",
+            "  btfkit dedup mod.ko --base vmlinux.btf -o mod.btf",
+            "  btfkit dedup --base vmlinux.btf --out-dir out/ modules/*.ko.xz"})
+final class DedupCommand implements Callable<Integer> {
+    @Parameters(paramLabel = "INPUT", arity = "1..*", description = "raw BTF, ELF, compressed or text")
+    List<Path> inputs;
+
+    @Option(names = "--base", paramLabel = "B", description = "base BTF the inputs are split on")
+    Path base;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "OUT", description = "output file (one input)")
+    Path output;
+
+    @Option(names = "--out-dir", paramLabel = "D", description = "batch mode: write D/STEM.btf for each input")
+    Path outDir;
+
+    @Option(names = "--map", paramLabel = "FILE",
+            description = "write the id mapping: input file, input id, output id (tab-separated), one line per input type")
+    Path mapFile;
+
+    @Option(names = "--in-place", description = "allow OUT to be INPUT")
+    boolean inPlace;
+
+    @Option(names = {"-q", "--quiet"}, description = "no progress bar")
+    boolean quiet;
+
+    @Mixin
+    OutputOptions out;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        if ((outDir == null) == (output == null)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "give exactly one of -o OUT (one input) and --out-dir D");
+        }
+        if (output != null && inputs.size() != 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "-o takes one input; use --out-dir for several");
+        }
+        Btf baseBtf = Inputs.base(base);
+        BaseIndex index = baseBtf == null ? null : indexOf(baseBtf);
+        if (output != null) {
+            dedupOne(inputs.get(0), baseBtf, index, output, mapFile);
+            return ExitCodes.OK;
+        }
+        Outputs.ensureDirectory(outDir);
+        return Batch.run("dedup", inputs, in -> dedupOne(in, baseBtf, index,
+                outDir.resolve(out.format == OutputOptions.Format.elf ? Stems.uncompressedName(in)
+                        : Stems.stem(in) + (out.format == OutputOptions.Format.text ? ".txt" : ".btf")), null), quiet);
+    }
+
+    private BaseIndex indexOf(Btf b) {
+        try {
+            return BaseIndex.of(b);
+        } catch (BtfException e) {
+            throw new FileException(base, e);
+        }
+    }
+
+    private void dedupOne(Path in, Btf baseBtf, BaseIndex index, Path target, Path map) {
+        LoadedInput li = Inputs.load(in, baseBtf);
+        Btf btf = li.btf();
+        BaseIndex idx = index;
+        if (btf.isSplit() && (idx == null || idx.base() != btf.base())) {
+            idx = BaseIndex.of(btf.base()); // e.g. split on the object's own .BTF.base
+        }
+        DedupResult r;
+        try {
+            r = Deduplicator.dedup(btf, li.ext(), idx);
+            out.verify(r.btf());
+        } catch (BtfException e) {
+            throw new FileException(in, e);
+        }
+        byte[] bytes = out.format == OutputOptions.Format.elf ? ElfOutput.replace(li, out, r.btf(), r.ext(), li.distilledBase())
+                : out.encode(r.btf());
+        Outputs.write(target, bytes, List.of(in), inPlace);
+        if (map != null) {
+            IdMaps.write(map, List.of(in), List.of(btf), r);
+        }
+    }
+}

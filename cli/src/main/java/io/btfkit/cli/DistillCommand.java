@@ -1,0 +1,109 @@
+package io.btfkit.cli;
+
+import io.btfkit.core.Btf;
+import io.btfkit.core.BtfException;
+import io.btfkit.core.BtfFormatException;
+import io.btfkit.core.io.LoadedInput;
+import io.btfkit.distill.Distiller;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code btfkit distill}: split BTF + its base → a distilled base ({@code .BTF.base}) and new
+ * split BTF on it, byte-identical to libbpf's btf__distill_base.
+ */
+@Command(name = "distill", sortOptions = false,
+        description = {"Distill split BTF: a small base holding only what the split references (named ints, floats,"
+            + " fwds; sized memberless structs, unions and enums) plus a new split BTF on it (libbpf btf__distill_base).",
+            "With --out-format elf on an ELF input, writes .BTF and .BTF.base into a copy (pahole's layout)."},
+        footer = {"", "Examples:",
+            "  btfkit distill mod.btf --base vmlinux.btf -o mod.split.btf --base-out mod.base.btf",
+            "  btfkit distill mod.ko --base vmlinux.btf --out-format elf -o mod.distilled.ko",
+            "  btfkit distill --base vmlinux.btf --out-dir out/ modules/*.ko.xz"})
+final class DistillCommand implements Callable<Integer> {
+    @Parameters(paramLabel = "INPUT", arity = "1..*")
+    List<Path> inputs;
+
+    @Option(names = "--base", paramLabel = "B", required = true, description = "the full base the input is split on")
+    Path base;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "OUT_SPLIT", description = "new split BTF (one input)")
+    Path output;
+
+    @Option(names = "--base-out", paramLabel = "OUT_BASE", description = "distilled base (raw output)")
+    Path baseOut;
+
+    @Option(names = "--out-dir", paramLabel = "D", description = "batch mode: D/STEM.split.btf and D/STEM.base.btf")
+    Path outDir;
+
+    @Option(names = {"-q", "--quiet"}, description = "no progress bar")
+    boolean quiet;
+
+    @Mixin
+    OutputOptions out;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        if ((outDir == null) == (output == null)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "give exactly one of -o OUT_SPLIT (one input) and --out-dir D");
+        }
+        if (output != null && inputs.size() != 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "-o takes one input; use --out-dir for several");
+        }
+        if (output != null && baseOut == null && out.format != OutputOptions.Format.elf) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "give --base-out for the distilled base (or --out-format elf)");
+        }
+        Btf full = Inputs.base(base);
+        if (output != null) {
+            distillOne(inputs.get(0), full, output, baseOut);
+            return ExitCodes.OK;
+        }
+        Outputs.ensureDirectory(outDir);
+        return Batch.run("distill", inputs, in -> {
+            if (out.format == OutputOptions.Format.elf) {
+                distillOne(in, full, outDir.resolve(Stems.uncompressedName(in)), null);
+            } else {
+                String stem = Stems.stem(in);
+                distillOne(in, full, outDir.resolve(stem + ".split.btf"), outDir.resolve(stem + ".base.btf"));
+            }
+        }, quiet);
+    }
+
+    private void distillOne(Path in, Btf full, Path splitOut, Path distBaseOut) {
+        LoadedInput li = Inputs.load(in, full);
+        if (li.distilledBase() != null) {
+            throw new FileException(in, new BtfFormatException("already carries a .BTF.base (distilled)"));
+        }
+        Distiller.Result r;
+        try {
+            r = Distiller.distill(li.btf());
+            out.verify(r.distilledBase());
+            out.verify(r.newSplit());
+        } catch (BtfException e) {
+            throw new FileException(in, e);
+        }
+        if (out.format == OutputOptions.Format.elf) {
+            if (li.ext() != null) {
+                throw new FileException(in, new BtfFormatException(
+                        "has a .BTF.ext, whose type ids distilling would renumber; not supported for ELF output"));
+            }
+            Outputs.write(splitOut, ElfOutput.replace(li, out, r.newSplit(), null, r.distilledBase()), List.of(in), false);
+            if (distBaseOut != null) {
+                Outputs.write(distBaseOut, io.btfkit.core.BtfWriter.write(r.distilledBase(), out.rawFormat(r.distilledBase())),
+                        List.of(in), false);
+            }
+            return;
+        }
+        Outputs.write(splitOut, out.encode(r.newSplit()), List.of(in), false);
+        Outputs.write(distBaseOut, out.encode(r.distilledBase()), List.of(in), false);
+    }
+}

@@ -1,0 +1,138 @@
+package io.btfkit.cli;
+
+import io.btfkit.core.Btf;
+import io.btfkit.core.BtfException;
+import io.btfkit.core.BtfFormatException;
+import io.btfkit.core.io.LoadedInput;
+import io.btfkit.relocate.NewBaseIndex;
+import io.btfkit.relocate.Problem;
+import io.btfkit.relocate.RelocationException;
+import io.btfkit.relocate.Relocator;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code btfkit relocate}: re-bases split BTF whose base is a distilled base onto a new full
+ * base (libbpf btf__relocate, the kernel's module loader). On failure every distilled type
+ * that cannot be mapped is reported, libbpf's complaint first.
+ */
+@Command(name = "relocate", sortOptions = false,
+        description = {"Relocate split BTF built on a distilled base onto a new base (libbpf btf__relocate).",
+            "The distilled base comes from --dist-base, from the ELF's .BTF.base, or (X.split.btf) from X.base.btf beside it.",
+            "If types cannot be mapped, each is reported with the reason and the exit status is 1."},
+        footer = {"", "Examples:",
+            "  btfkit relocate mod.split.btf --base new-vmlinux.btf -o mod.btf",
+            "  btfkit relocate mod.distilled.ko --base new-vmlinux.btf -o mod.btf",
+            "  btfkit relocate --base new-vmlinux.btf --out-dir out/ dist/*.split.btf"})
+final class RelocateCommand implements Callable<Integer> {
+    @Parameters(paramLabel = "INPUT", arity = "1..*")
+    List<Path> inputs;
+
+    @Option(names = "--base", paramLabel = "NEW_BASE", required = true, description = "the base to relocate onto")
+    Path base;
+
+    @Option(names = "--dist-base", paramLabel = "D", description = "the distilled base the input is split on")
+    Path distBase;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "OUT", description = "output (one input)")
+    Path output;
+
+    @Option(names = "--out-dir", paramLabel = "DIR", description = "batch mode: DIR/X.btf for each X.split.btf or X")
+    Path outDir;
+
+    @Option(names = {"-q", "--quiet"}, description = "no progress bar")
+    boolean quiet;
+
+    @Mixin
+    OutputOptions out;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        if ((outDir == null) == (output == null)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "give exactly one of -o OUT (one input) and --out-dir DIR");
+        }
+        if (output != null && inputs.size() != 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "-o takes one input; use --out-dir for several");
+        }
+        Btf newBase = Inputs.base(base);
+        NewBaseIndex index;
+        try {
+            index = NewBaseIndex.of(newBase);
+        } catch (BtfException e) {
+            throw new FileException(base, e);
+        }
+        Btf shared = distBase == null ? null : Inputs.base(distBase);
+        if (output != null) {
+            relocateOne(inputs.get(0), shared, index, output);
+            return ExitCodes.OK;
+        }
+        Outputs.ensureDirectory(outDir);
+        return Batch.run("relocate", inputs, in -> relocateOne(in, shared, index, outDir.resolve(outName(in))), quiet);
+    }
+
+    private static String outName(Path in) {
+        String stem = Stems.stem(in);
+        return (stem.endsWith(".split") ? stem.substring(0, stem.length() - ".split".length()) : stem) + ".btf";
+    }
+
+    private void relocateOne(Path in, Btf sharedDistBase, NewBaseIndex index, Path target) {
+        Btf dist = sharedDistBase != null ? sharedDistBase : besideBase(in);
+        LoadedInput li = Inputs.load(in, dist);
+        Btf split = li.btf();
+        if (!split.isSplit()) {
+            throw new FileException(in, new BtfFormatException(
+                    "not split BTF on a distilled base (give --dist-base, or use an ELF with .BTF.base)"));
+        }
+        Btf result;
+        try {
+            result = Relocator.relocate(split, index);
+            out.verify(result);
+        } catch (RelocationException e) {
+            reportProblems(in, e.problems());
+            throw new CommandFailedException(ExitCodes.FAILED);
+        } catch (BtfException e) {
+            throw new FileException(in, e);
+        }
+        if (out.format == OutputOptions.Format.elf && li.ext() != null) {
+            throw new FileException(in, new BtfFormatException(
+                    "has a .BTF.ext, whose type ids relocation would renumber; not supported for ELF output"));
+        }
+        byte[] bytes = out.format == OutputOptions.Format.elf ? ElfOutput.replace(li, out, result, null, null)
+                : out.encode(result);
+        Outputs.write(target, bytes, List.of(in), false);
+    }
+
+    /** X.split.btf → X.base.btf beside it, when present; else the input must carry .BTF.base. */
+    private static Btf besideBase(Path in) {
+        String name = in.getFileName().toString();
+        int i = name.lastIndexOf(".split.");
+        if (i < 0) {
+            return null;
+        }
+        Path candidate = in.resolveSibling(name.substring(0, i) + ".base." + name.substring(i + ".split.".length()));
+        return Files.exists(candidate) ? Inputs.base(candidate) : null;
+    }
+
+    private static void reportProblems(Path in, List<Problem> problems) {
+        PrintWriter err = Streams.err();
+        synchronized (err) {
+            err.println("btfkit: " + in + ": cannot relocate: " + problems.size()
+                    + (problems.size() == 1 ? " type has" : " types have") + " no match in the new base");
+            for (Problem p : problems) {
+                err.println("btfkit: " + in + ":   " + p.message());
+            }
+            err.flush();
+        }
+    }
+}
