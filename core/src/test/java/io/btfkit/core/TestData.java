@@ -93,6 +93,41 @@ public final class TestData {
         return null;
     }
 
+    private static volatile Path btfref;
+    private static volatile boolean btfrefTried;
+
+    /**
+     * The libbpf reference helper ({@code shared/tools/btfref}): {@code -Dbtfkit.btfref}, else
+     * {@code target/btfref} at the repo root, else built there with the shared build script
+     * (needs gcc and libbpf-dev); null when it cannot be had.
+     */
+    public static synchronized Path btfref() {
+        if (btfrefTried) {
+            return btfref;
+        }
+        btfrefTried = true;
+        String p = System.getProperty("btfkit.btfref");
+        Path candidate = p != null && !p.isEmpty() ? Paths.get(p) : root().resolve("target").resolve("btfref");
+        if (!Files.isExecutable(candidate)) {
+            Path script = shared().resolve("tools/btfref/build.sh");
+            if (Files.exists(script) && tool("gcc") != null && Files.exists(Paths.get("/usr/include/bpf/btf.h"))) {
+                try {
+                    Files.createDirectories(candidate.getParent());
+                    Process pr = new ProcessBuilder("bash", script.toString(), candidate.toString())
+                            .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                    pr.waitFor();
+                } catch (IOException e) {
+                    return null;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return null;
+                }
+            }
+        }
+        btfref = Files.isExecutable(candidate) ? candidate : null;
+        return btfref;
+    }
+
     /** Runs a command and returns its stdout; fails the test on a non-zero exit. */
     public static byte[] run(List<String> cmd) {
         try {

@@ -12,8 +12,10 @@ import java.util.List;
  * Writes the deduplicated BTF: one type per class — its lowest-id member that is not a
  * declaration resolved elsewhere — in input order, references remapped to the kept types
  * (references into the base keep their base ids, as libbpf leaves them), and a string section
- * holding exactly the strings the output references, in first-reference order over the input
- * types (libbpf's order), the empty string first.
+ * holding exactly the strings the output references, in first-reference order over the output
+ * types, the empty string first. This is libbpf's order except where a declaration was
+ * resolved to a later definition (libbpf lays its name out at the declaration); btfkit's order
+ * makes {@code dedup(dedup(x)) == dedup(x)} byte for byte.
  */
 final class OutputBuilder {
     private OutputBuilder() {
@@ -81,7 +83,6 @@ final class OutputBuilder {
         int[] outStarts = new int[kept + 1];
         int w = 0;
         int t = 0;
-        boolean[] usedString = new boolean[m.pool.size() + 1];
         int stringStart = m.stringStart;
         for (int i = 0; i < n; i++) {
             if (!isKept(fin, repOf, lfirst, i)) {
@@ -97,39 +98,37 @@ final class OutputBuilder {
                     out[slot] = outId[ref - first];
                 }
             });
-            TypeRefs.forEachStringSlot(out, w, slot -> {
-                int off = out[slot];
-                if (off >= stringStart && (off != 0 || stringStart != 0)) {
-                    usedString[off - stringStart] = true;
-                }
-            });
             w += len;
         }
         outStarts[kept] = w;
-        if (m.ext != null) {
-            m.ext.forEachStringOffset(off -> {
-                if (off >= stringStart && (off != 0 || stringStart != 0)) {
-                    usedString[off - stringStart] = true;
-                }
-            });
-        }
 
-        // the string section: referenced pool strings in pool (first-reference) order
+        // the string section: the strings the output references, in first-reference order over
+        // the output types, then .BTF.ext's (so that dedup is idempotent, see docs/DEDUP.md)
         StringPool pool = m.pool;
         byte[] pb = pool.rawBytes();
-        int size = pool.size();
-        int[] newOff = new int[size + 1];
-        StringPool outPool = new StringPool(size + 16);
+        int[] newOff = new int[pool.size() + 1];
+        Arrays.fill(newOff, -1);
+        StringPool outPool = new StringPool(Math.max(16, pool.size() / 2));
         boolean standalone = m.base == null;
-        for (int p = 0; p < size; ) {
-            int e = p;
-            while (pb[e] != 0) {
-                e++;
-            }
-            if (usedString[p] || (standalone && p == 0)) {
+        if (standalone) {
+            outPool.add(new byte[0]);
+            newOff[0] = 0;
+        }
+        java.util.function.IntConsumer place = off -> {
+            if (off >= stringStart && !(standalone && off == 0) && newOff[off - stringStart] < 0) {
+                int p = off - stringStart;
+                int e = p;
+                while (pb[e] != 0) {
+                    e++;
+                }
                 newOff[p] = outPool.appendUnique(pb, p, e - p);
             }
-            p = e + 1;
+        };
+        for (int k = 0; k < kept; k++) {
+            TypeRefs.forEachStringSlot(out, outStarts[k], slot -> place.accept(out[slot]));
+        }
+        if (m.ext != null) {
+            m.ext.forEachStringOffset(place);
         }
         for (int k = 0; k < kept; k++) {
             TypeRefs.forEachStringSlot(out, outStarts[k], slot -> {

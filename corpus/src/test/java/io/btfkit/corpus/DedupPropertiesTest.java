@@ -1,0 +1,54 @@
+package io.btfkit.corpus;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.btfkit.core.Btf;
+import io.btfkit.core.BtfWriter;
+import io.btfkit.dedup.DedupResult;
+import io.btfkit.dedup.Deduplicator;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+
+/** Invariants of dedup on random BTF with cycles, duplicates and declarations. */
+class DedupPropertiesTest {
+
+    @Property(tries = 150)
+    void dedupIsIdempotent(@ForAll long seed, @ForAll @IntRange(min = 3, max = 40) int structs,
+                           @ForAll @IntRange(min = 1, max = 4) int units, @ForAll boolean ambiguous) {
+        Btf x = RandomBtf.concatenatedUnits(seed, structs, units, ambiguous);
+        Btf once = Deduplicator.dedup(x).btf();
+        Btf twice = Deduplicator.dedup(once).btf();
+        assertArrayEquals(BtfWriter.write(once), BtfWriter.write(twice));
+    }
+
+    @Property(tries = 150)
+    void everyInputTypeMapsToATypeThatDescribesIt(@ForAll long seed, @ForAll @IntRange(min = 3, max = 40) int structs,
+                                                  @ForAll @IntRange(min = 1, max = 4) int units, @ForAll boolean ambiguous) {
+        Btf x = RandomBtf.concatenatedUnits(seed, structs, units, ambiguous);
+        DedupResult r = Deduplicator.dedup(x);
+        Describes d = new Describes(r.btf(), x);
+        for (int id = 1; id < x.typeCount(); id++) {
+            int o = r.outputId(0, id, 1);
+            assertTrue(d.describes(o, id), () -> "input " + x.type(o) + " -> output " + r.btf().type(o));
+        }
+        assertTrue(r.btf().typeCount() <= x.typeCount());
+    }
+
+    @Property(tries = 100)
+    void linkingUnitsGivesWhatDedupOfTheirConcatenationGivesOrLess(@ForAll long seed,
+                                                                   @ForAll @IntRange(min = 3, max = 30) int structs,
+                                                                   @ForAll @IntRange(min = 1, max = 4) int units) {
+        Btf program = RandomBtf.program(seed, structs, false);
+        java.util.List<Btf> inputs = new java.util.ArrayList<>();
+        for (CuSplitter.Unit u : new CuSplitter(program, units, seed, 0.5).split()) {
+            inputs.add(u.btf());
+        }
+        Btf linked = Deduplicator.link(inputs, null, Deduplicator.Options.LINK).btf();
+        Btf whole = Deduplicator.dedup(Deduplicator.concatenate(inputs, null).btf()).btf();
+        assertTrue(linked.typeCount() <= whole.typeCount(), linked.typeCount() + " > " + whole.typeCount());
+        assertEquals(Deduplicator.dedup(linked).btf().typeCount(), linked.typeCount(), "a link is already deduplicated");
+    }
+}
