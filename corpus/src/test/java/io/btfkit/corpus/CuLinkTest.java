@@ -1,0 +1,126 @@
+package io.btfkit.corpus;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.btfkit.core.Btf;
+import io.btfkit.core.BtfReader;
+import io.btfkit.core.BtfWriter;
+import io.btfkit.core.Kind;
+import io.btfkit.core.TestData;
+import io.btfkit.core.TypeRefs;
+import io.btfkit.core.validate.Validator;
+import io.btfkit.dedup.DedupResult;
+import io.btfkit.dedup.Deduplicator;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Link of a per-compilation-unit split of the real 6.18 vmlinux (the CI-sized version of the
+ * 300/3,000-unit benchmark): no output type stands for a different source type than one of its
+ * inputs, the output validates, and every type btfkit keeps beyond libbpf's count is explained
+ * by a declaration whose name has several definitions (where libbpf guesses).
+ */
+class CuLinkTest {
+    private static final int UNITS = 24;
+
+    @Test
+    void linkOfUnitsHasNoFalseMergeAndNoUnexplainedExtra() throws Exception {
+        Btf vmlinux = BtfReader.read(TestData.bytes(TestData.vmlinux618()));
+        List<CuSplitter.Unit> units = new CuSplitter(vmlinux, UNITS, 7, 0.5).split();
+        List<Btf> inputs = new ArrayList<>();
+        units.forEach(u -> inputs.add(u.btf()));
+        DedupResult r = Deduplicator.link(inputs, null, Deduplicator.Options.LINK);
+        LinkAudit.Report rep = LinkAudit.audit(vmlinux, units, r);
+        assertEquals(0, rep.falseMerges(), rep.example());
+        assertTrue(Validator.validate(r.btf(), Validator.Options.STRUCTURAL).isEmpty());
+        int ambiguousDependents = dependentsOfAmbiguousDeclarations(r.btf());
+        assertTrue(r.btf().ownTypeCount() <= vmlinux.ownTypeCount() + ambiguousDependents + countDeclarations(r.btf()),
+                "output " + r.btf().ownTypeCount() + " vs vmlinux " + vmlinux.ownTypeCount());
+
+        Path btfref = TestData.btfref();
+        if (btfref == null) {
+            System.err.println("CuLinkTest: libbpf comparison skipped: btfref not available");
+            return;
+        }
+        Path dir = Files.createTempDirectory("btfkit-units-");
+        try {
+            List<String> cmd = new ArrayList<>(List.of(btfref.toString(), "dedup", "-o", dir.resolve("out.btf").toString()));
+            for (int i = 0; i < inputs.size(); i++) {
+                Path f = dir.resolve(String.format("u%03d.btf", i));
+                Files.write(f, BtfWriter.write(inputs.get(i)));
+                cmd.add(f.toString());
+            }
+            TestData.run(cmd);
+            Btf libbpf = BtfReader.read(Files.readAllBytes(dir.resolve("out.btf")));
+            System.err.printf("CuLinkTest: %d units, %d input types: btfkit %d types, libbpf %d, vmlinux %d%n", UNITS,
+                    inputs.stream().mapToInt(Btf::ownTypeCount).sum(), r.btf().ownTypeCount(), libbpf.ownTypeCount(),
+                    vmlinux.ownTypeCount());
+            assertTrue(r.btf().ownTypeCount() <= libbpf.ownTypeCount() + ambiguousDependents,
+                    "btfkit keeps more than libbpf beyond what ambiguous declarations explain");
+        } finally {
+            try (var s = Files.list(dir)) {
+                for (Path p : s.toList()) {
+                    Files.delete(p);
+                }
+            }
+            Files.delete(dir);
+        }
+    }
+
+    private static int countDeclarations(Btf b) {
+        int n = 0;
+        for (int id = 1; id < b.typeCount(); id++) {
+            if (b.kind(id) == Kind.FWD) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Types that reach (through references) a FWD whose name several full types carry. */
+    static int dependentsOfAmbiguousDeclarations(Btf b) {
+        Map<String, Integer> definitions = new HashMap<>();
+        for (int id = 1; id < b.typeCount(); id++) {
+            if (Kind.isComposite(b.kind(id)) && !b.name(id).isEmpty()) {
+                definitions.merge(b.name(id), 1, Integer::sum);
+            }
+        }
+        int n = b.typeCount();
+        List<List<Integer>> users = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            users.add(new ArrayList<>());
+        }
+        for (int id = 1; id < n; id++) {
+            int[] w = b.words();
+            int s = b.startOf(id);
+            int from = id;
+            TypeRefs.forEachTypeIdSlot(w, s, slot -> users.get(w[slot]).add(from));
+        }
+        boolean[] marked = new boolean[n];
+        java.util.ArrayDeque<Integer> work = new java.util.ArrayDeque<>();
+        for (int id = 1; id < n; id++) {
+            if (b.kind(id) == Kind.FWD && definitions.getOrDefault(b.name(id), 0) >= 2) {
+                marked[id] = true;
+                work.add(id);
+            }
+        }
+        int count = 0;
+        while (!work.isEmpty()) {
+            int id = work.poll();
+            count++;
+            for (int u : users.get(id)) {
+                if (!marked[u]) {
+                    marked[u] = true;
+                    work.add(u);
+                }
+            }
+        }
+        return count;
+    }
+}

@@ -1,0 +1,339 @@
+package io.btfkit.dedup;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.btfkit.core.Btf;
+import io.btfkit.core.text.RawTextParser;
+import io.btfkit.core.text.RawTextPrinter;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Each dedup rule on a hand-written case: raw-text input, raw-text expectation. */
+class DedupCasesTest {
+
+    private static Btf parse(String text) {
+        return RawTextParser.parse(text.stripIndent(), null);
+    }
+
+    private static String dedup(String text) {
+        return RawTextPrinter.toText(Deduplicator.dedup(parse(text)).btf());
+    }
+
+    private static String link(String... units) {
+        List<Btf> in = new ArrayList<>();
+        for (String u : units) {
+            in.add(parse(u));
+        }
+        return RawTextPrinter.toText(Deduplicator.link(in, null, Deduplicator.Options.LINK).btf());
+    }
+
+    private static String text(String s) {
+        return s.stripIndent();
+    }
+
+    @Test
+    void duplicateCyclicStructsMerge() {
+        assertEquals(text("""
+                [1] STRUCT 'node' size=8 vlen=1
+                \t'next' type_id=2 bits_offset=0
+                [2] PTR '(anon)' type_id=1
+                """), dedup("""
+                [1] STRUCT 'node' size=8 vlen=1
+                \t'next' type_id=2 bits_offset=0
+                [2] PTR '(anon)' type_id=1
+                [3] STRUCT 'node' size=8 vlen=1
+                \t'next' type_id=4 bits_offset=0
+                [4] PTR '(anon)' type_id=3
+                """));
+    }
+
+    @Test
+    void aNonMinimalCycleCollapses() {
+        // node -> ptr -> node' -> ptr' -> node: an unrolled self-loop, equivalent to one node
+        assertEquals(text("""
+                [1] STRUCT 'node' size=8 vlen=1
+                \t'next' type_id=2 bits_offset=0
+                [2] PTR '(anon)' type_id=3
+                """).replace("type_id=3", "type_id=1"), dedup("""
+                [1] STRUCT 'node' size=8 vlen=1
+                \t'next' type_id=2 bits_offset=0
+                [2] PTR '(anon)' type_id=3
+                [3] STRUCT 'node' size=8 vlen=1
+                \t'next' type_id=4 bits_offset=0
+                [4] PTR '(anon)' type_id=1
+                """));
+    }
+
+    @Test
+    void internalDuplicatesOfAMutualCycleMerge() {
+        String out = dedup("""
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] STRUCT 'a' size=16 vlen=2
+                \t'x' type_id=1 bits_offset=0
+                \t'b' type_id=3 bits_offset=64
+                [3] PTR '(anon)' type_id=4
+                [4] STRUCT 'b' size=8 vlen=1
+                \t'a' type_id=5 bits_offset=0
+                [5] PTR '(anon)' type_id=6
+                [6] STRUCT 'a' size=16 vlen=2
+                \t'x' type_id=1 bits_offset=0
+                \t'b' type_id=7 bits_offset=64
+                [7] PTR '(anon)' type_id=8
+                [8] STRUCT 'b' size=8 vlen=1
+                \t'a' type_id=5 bits_offset=0
+                """);
+        assertEquals(text("""
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] STRUCT 'a' size=16 vlen=2
+                \t'x' type_id=1 bits_offset=0
+                \t'b' type_id=3 bits_offset=64
+                [3] PTR '(anon)' type_id=4
+                [4] STRUCT 'b' size=8 vlen=1
+                \t'a' type_id=5 bits_offset=0
+                [5] PTR '(anon)' type_id=2
+                """), out);
+    }
+
+    @Test
+    void differentShapesStaySeparate() {
+        String in = text("""
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] STRUCT 's' size=4 vlen=1
+                \t'a' type_id=1 bits_offset=0
+                [3] STRUCT 's' size=4 vlen=1
+                \t'b' type_id=1 bits_offset=0
+                [4] STRUCT 's' size=8 vlen=1
+                \t'a' type_id=1 bits_offset=0
+                [5] STRUCT 's' size=4 vlen=1 kind_flag=1
+                \t'a' type_id=1 bits_offset=0 bitfield_size=0
+                """);
+        Btf out = Deduplicator.dedup(parse(in)).btf();
+        assertEquals(5, out.ownTypeCount(), "member name, size and kind_flag all count");
+        assertEquals(true, out.kindFlag(5));
+    }
+
+    @Test
+    void uniqueDeclarationResolvesToItsDefinition() {
+        assertEquals(text("""
+                [1] PTR '(anon)' type_id=2
+                [2] STRUCT 'foo' size=4 vlen=1
+                \t'x' type_id=3 bits_offset=0
+                [3] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                """), dedup("""
+                [1] FWD 'foo' fwd_kind=struct
+                [2] PTR '(anon)' type_id=1
+                [3] STRUCT 'foo' size=4 vlen=1
+                \t'x' type_id=5 bits_offset=0
+                [4] PTR '(anon)' type_id=3
+                [5] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                """));
+    }
+
+    @Test
+    void ambiguousDeclarationIsNotGuessed() {
+        String in = text("""
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] FWD 'foo' fwd_kind=struct
+                [3] PTR '(anon)' type_id=2
+                [4] STRUCT 'foo' size=4 vlen=1
+                \t'x' type_id=1 bits_offset=0
+                [5] PTR '(anon)' type_id=4
+                [6] STRUCT 'foo' size=8 vlen=1
+                \t'y' type_id=1 bits_offset=0
+                [7] PTR '(anon)' type_id=6
+                """);
+        assertEquals(in, dedup(in));
+    }
+
+    @Test
+    void unionDeclarationDoesNotResolveToAStruct() {
+        String in = text("""
+                [1] FWD 'foo' fwd_kind=union
+                [2] STRUCT 'foo' size=0 vlen=0
+                """);
+        assertEquals(in, dedup(in));
+    }
+
+    @Test
+    void enumDeclarationResolvesToTheFullEnum() {
+        assertEquals(text("""
+                [1] PTR '(anon)' type_id=2
+                [2] ENUM 'e' encoding=UNSIGNED size=4 vlen=2
+                \t'A' val=0
+                \t'B' val=1
+                """), dedup("""
+                [1] ENUM 'e' encoding=UNSIGNED size=4 vlen=0
+                [2] PTR '(anon)' type_id=1
+                [3] ENUM 'e' encoding=UNSIGNED size=4 vlen=2
+                \t'A' val=0
+                \t'B' val=1
+                [4] PTR '(anon)' type_id=3
+                """));
+    }
+
+    @Test
+    void variablesAndSectionsAreNeverMerged() {
+        String in = text("""
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] VAR 'v' type_id=1, linkage=global
+                [3] VAR 'v' type_id=1, linkage=global
+                [4] DATASEC '.data' size=4 vlen=1
+                \ttype_id=2 offset=0 size=4
+                [5] DATASEC '.data' size=4 vlen=1
+                \ttype_id=3 offset=0 size=4
+                """);
+        assertEquals(in.replace("size=4\n[5]", "size=4 (VAR 'v')\n[5]").replaceFirst("size=4\n$", "size=4 (VAR 'v')\n"),
+                dedup(in));
+    }
+
+    @Test
+    void tagsMergeByValueAndTarget() {
+        assertEquals(text("""
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] FUNC_PROTO '(anon)' ret_type_id=1 vlen=1
+                \t'x' type_id=1
+                [3] FUNC 'f' type_id=2 linkage=global
+                [4] DECL_TAG 'hot' type_id=3 component_idx=-1
+                [5] DECL_TAG 'hot' type_id=3 component_idx=0
+                [6] TYPE_TAG 'user' type_id=1
+                [7] PTR '(anon)' type_id=6
+                [8] TYPE_TAG 'rcu' type_id=1
+                """), dedup("""
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] FUNC_PROTO '(anon)' ret_type_id=1 vlen=1
+                \t'x' type_id=1
+                [3] FUNC 'f' type_id=2 linkage=global
+                [4] DECL_TAG 'hot' type_id=3 component_idx=-1
+                [5] DECL_TAG 'hot' type_id=3 component_idx=0
+                [6] DECL_TAG 'hot' type_id=3 component_idx=-1
+                [7] TYPE_TAG 'user' type_id=1
+                [8] PTR '(anon)' type_id=7
+                [9] TYPE_TAG 'user' type_id=1
+                [10] PTR '(anon)' type_id=9
+                [11] TYPE_TAG 'rcu' type_id=1
+                """));
+    }
+
+    @Test
+    void splitTypesEqualToBaseTypesMapToTheBase() {
+        Btf base = parse("""
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] STRUCT 's' size=4 vlen=1
+                \t'x' type_id=1 bits_offset=0
+                """);
+        Btf split = RawTextParser.parse(text("""
+                [3] STRUCT 's' size=4 vlen=1
+                \t'x' type_id=1 bits_offset=0
+                [4] PTR '(anon)' type_id=3
+                [5] STRUCT 't' size=8 vlen=1
+                \t'p' type_id=4 bits_offset=0
+                """), base);
+        DedupResult r = Deduplicator.dedup(split);
+        assertEquals(text("""
+                [3] PTR '(anon)' type_id=2
+                [4] STRUCT 't' size=8 vlen=1
+                \t'p' type_id=3 bits_offset=0
+                """), RawTextPrinter.toText(r.btf()));
+        assertEquals(2, r.outputId(0, 3, 3), "split [3] is base [2]");
+        assertEquals(4, r.outputId(0, 5, 3));
+    }
+
+    @Test
+    void stringsAreTheReferencedOnesInFirstReferenceOrderEmptyFirst() {
+        Btf out = Deduplicator.dedup(parse("""
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] TYPEDEF 'b' type_id=1
+                [3] TYPEDEF 'a' type_id=1
+                [4] TYPEDEF 'b' type_id=1
+                """)).btf();
+        assertEquals("\0int\0b\0a\0", new String(out.strings().bytes(), java.nio.charset.StandardCharsets.ISO_8859_1));
+    }
+
+    @Test
+    void aUnitsOwnDefinitionResolvesItsDeclaration() {
+        // 'foo' has two definitions overall; unit 1 declares it and defines the small one
+        String out = link("""
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] FWD 'foo' fwd_kind=struct
+                [3] PTR '(anon)' type_id=2
+                [4] STRUCT 'foo' size=4 vlen=1
+                \t'x' type_id=1 bits_offset=0
+                """, """
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] STRUCT 'foo' size=8 vlen=1
+                \t'y' type_id=1 bits_offset=0
+                """);
+        assertEquals(text("""
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] PTR '(anon)' type_id=3
+                [3] STRUCT 'foo' size=4 vlen=1
+                \t'x' type_id=1 bits_offset=0
+                [4] STRUCT 'foo' size=8 vlen=1
+                \t'y' type_id=1 bits_offset=0
+                """), out);
+    }
+
+    @Test
+    void theSameEnclosingDefinitionResolvesAnAmbiguousDeclaration() {
+        // 'foo' is ambiguous (two definitions); 'holder' is one definition in units 1 and 2, so
+        // the foo unit 1 only declares is the foo unit 2 defines inside 'holder'
+        String unit1 = """
+                [1] FWD 'foo' fwd_kind=struct
+                [2] PTR '(anon)' type_id=1
+                [3] STRUCT 'holder' size=8 vlen=1
+                \t'p' type_id=2 bits_offset=0
+                """;
+        String unit2 = """
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] STRUCT 'foo' size=4 vlen=1
+                \t'x' type_id=1 bits_offset=0
+                [3] PTR '(anon)' type_id=2
+                [4] STRUCT 'holder' size=8 vlen=1
+                \t'p' type_id=3 bits_offset=0
+                """;
+        String unit3 = """
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] STRUCT 'foo' size=8 vlen=1
+                \t'y' type_id=1 bits_offset=0
+                """;
+        assertEquals(text("""
+                [1] PTR '(anon)' type_id=4
+                [2] STRUCT 'holder' size=8 vlen=1
+                \t'p' type_id=1 bits_offset=0
+                [3] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [4] STRUCT 'foo' size=4 vlen=1
+                \t'x' type_id=3 bits_offset=0
+                [5] STRUCT 'foo' size=8 vlen=1
+                \t'y' type_id=3 bits_offset=0
+                """), link(unit1, unit2, unit3));
+    }
+
+    @Test
+    void contradictingContextsResolveNothing() {
+        String unit1 = """
+                [1] FWD 'foo' fwd_kind=struct
+                [2] PTR '(anon)' type_id=1
+                [3] STRUCT 'holder' size=8 vlen=1
+                \t'p' type_id=2 bits_offset=0
+                """;
+        String unit2 = """
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] STRUCT 'foo' size=4 vlen=1
+                \t'x' type_id=1 bits_offset=0
+                [3] PTR '(anon)' type_id=2
+                [4] STRUCT 'holder' size=8 vlen=1
+                \t'p' type_id=3 bits_offset=0
+                """;
+        String unit3 = """
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] STRUCT 'foo' size=8 vlen=1
+                \t'y' type_id=1 bits_offset=0
+                [3] PTR '(anon)' type_id=2
+                [4] STRUCT 'holder' size=8 vlen=1
+                \t'p' type_id=3 bits_offset=0
+                """;
+        String out = link(unit1, unit2, unit3);
+        assertEquals(true, out.contains("FWD 'foo'"), "two 'holder's disagree about foo: the declaration stays\n" + out);
+    }
+}
