@@ -33,6 +33,12 @@ public final class LinkBench {
             inputs.add(u.btf());
             types += u.btf().ownTypeCount();
         }
+        int repeat = Integer.getInteger("btfkit.repeat", 1);
+        for (int i = 1; i < repeat; i++) {
+            long a = System.nanoTime();
+            Deduplicator.link(inputs, null, Deduplicator.Options.LINK);
+            System.out.printf("warm-up link %d: %.3f s%n", i, (System.nanoTime() - a) / 1e9);
+        }
         long t1 = System.nanoTime();
         DedupResult r = Deduplicator.link(inputs, null, Deduplicator.Options.LINK);
         long t2 = System.nanoTime();

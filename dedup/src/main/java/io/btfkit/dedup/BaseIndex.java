@@ -41,7 +41,7 @@ public final class BaseIndex {
         for (int id = n - 1; id >= 1; id--) {
             minId[classOfId[id]] = id;
         }
-        definitions = Definitions.of(base.words(), base.starts(), 1, null);
+        definitions = Definitions.of(base.words(), base.starts(), 1, null, true);
         byName = new Definitions.ByName();
         int[] w = base.words();
         int[] st = base.starts();

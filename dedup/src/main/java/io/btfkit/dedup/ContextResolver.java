@@ -56,10 +56,16 @@ final class ContextResolver {
     /** Finds and records resolutions; returns how many declarations were resolved. */
     int resolve() {
         int n = m.starts.length - 1;
+        // only definitions whose members can reach an ambiguous tag are worth walking
+        boolean[] reach = defs.reachAmbiguousTags(name -> isAmbiguous(name, true), name -> isAmbiguous(name, false));
+        int lfirst = defs.table.first;
         // pass 1: places where a unit only declares a tag whose name is ambiguous
         for (int i = 0; i < n; i++) {
             if (isEnclosing(m.words, m.starts[i]) && aliasTarget[i] < 0) {
-                walk(first + i, true);
+                int d = defs.defOf(first + i);
+                if (d < lfirst || reach[d - lfirst]) {
+                    walk(first + i, true);
+                }
             }
         }
         if (places.isEmpty()) {
@@ -191,11 +197,14 @@ final class ContextResolver {
     }
 
     private boolean ambiguous(int[] w, int s) {
-        int name = w[s];
-        boolean fwd = Kind.kindOf(w[s + 1]) == Kind.FWD;
-        int d = fwd ? own.composites.get(name) : own.enums.get(name);
+        return isAmbiguous(w[s], Kind.kindOf(w[s + 1]) == Kind.FWD);
+    }
+
+    /** Whether several definitions carry {@code name} (struct/union tags, or enum tags). */
+    private boolean isAmbiguous(int name, boolean composite) {
+        int d = composite ? own.composites.get(name) : own.enums.get(name);
         if (base != null) {
-            d = Names.combine(d, fwd ? base.byName.composites.get(name) : base.byName.enums.get(name));
+            d = Names.combine(d, composite ? base.byName.composites.get(name) : base.byName.enums.get(name));
         }
         return d == Names.AMBIGUOUS;
     }

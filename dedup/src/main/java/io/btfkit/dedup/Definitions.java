@@ -64,6 +64,14 @@ final class Definitions {
      * external ids resolve through {@code base} (null when standalone).
      */
     static Definitions of(int[] words, int[] starts, int first, BaseIndex base) {
+        return of(words, starts, first, base, false);
+    }
+
+    /**
+     * @param everything classify every type (a base: split types may reference any base type)
+     *                   rather than only named tags and their contents
+     */
+    static Definitions of(int[] words, int[] starts, int first, BaseIndex base, boolean everything) {
         int n = starts.length - 1;
         // atoms: one synthetic node per (name, tag kind) referenced
         Long2IntOpenHashMap atomOf = new Long2IntOpenHashMap();
@@ -120,17 +128,74 @@ final class Definitions {
         allStarts[n + atoms] = allWords.length;
         WorkGraph g = new WorkGraph(allWords, allStarts, first, base == null ? null : base.definitions.baseDefOfId());
         ClassTable table = new ClassTable(base == null ? null : base.definitions.table, g);
-        new Partitioner(table).run();
+        // only named tags (and what they contain short of other named tags) ever need a
+        // definition class: function signatures and variables are skipped
+        java.util.BitSet roots = new java.util.BitSet(n);
+        for (int i = 0; i < n; i++) {
+            int info = words[starts[i] + 1];
+            int kind = Kind.kindOf(info);
+            if (everything || words[starts[i]] != 0 && (Kind.isComposite(kind) || (Kind.isEnum(kind) && Kind.vlenOf(info) > 0))) {
+                roots.set(i);
+            }
+        }
+        new Partitioner(table).run(roots);
         return new Definitions(table, first, n, base == null ? null : base.definitions.baseDefOfId());
     }
 
-    /** Definition class of each id of a standalone graph (index 0 = void), for use as a base. */
+    /**
+     * Definition class of each id of a standalone graph (index 0 = void; -1 where none was
+     * computed: types that are neither named tags nor inside one), for use as a base.
+     */
     int[] baseDefOfId() {
         int[] out = new int[first + own];
         for (int i = 0; i < own; i++) {
             out[first + i] = table.nodeClass[i];
         }
         return out;
+    }
+
+    /**
+     * Which of this table's own definition classes can reach, through types that are not named
+     * tags, a reference to a tag whose name {@code ambiguous} says has several definitions —
+     * only there can context resolve anything. Classes of the base are reported as reaching.
+     */
+    boolean[] reachAmbiguousTags(java.util.function.IntPredicate ambiguousStructName,
+                                 java.util.function.IntPredicate ambiguousEnumName) {
+        int lfirst = table.first;
+        int count = table.ownClassCount();
+        boolean[] reach = new boolean[count];
+        WorkGraph g = table.graph;
+        for (int c = lfirst; c < lfirst + count; c++) {
+            // atoms look like declarations (and share classes with equal ones)
+            int s = g.start(table.rep(c));
+            int info = g.words[s + 1];
+            int kind = Kind.kindOf(info);
+            if (kind == Kind.FWD) {
+                reach[c - lfirst] = ambiguousStructName.test(g.words[s]);
+            } else if (Kind.isEnum(kind) && Kind.vlenOf(info) == 0) {
+                reach[c - lfirst] = ambiguousEnumName.test(g.words[s]);
+            }
+        }
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (int c = lfirst; c < lfirst + count; c++) {
+                if (reach[c - lfirst]) {
+                    continue;
+                }
+                int r = table.rep(c);
+                int n = g.childCount(r);
+                for (int i = 0; i < n; i++) {
+                    int cc = table.childClass(c, i);
+                    if (cc >= lfirst ? reach[cc - lfirst] : cc != 0) {
+                        reach[c - lfirst] = true;
+                        changed = true;
+                        break;
+                    }
+                }
+            }
+        }
+        return reach;
     }
 
     /** Definition class of type {@code id} (own or base). */

@@ -59,6 +59,11 @@ final class Partitioner {
         SccFinder.run(g, this::component);
     }
 
+    /** Classifies the own nodes reachable from {@code roots} (own-node indexes); others stay unclassified. */
+    void run(java.util.BitSet roots) {
+        SccFinder.run(g, this::component, roots);
+    }
+
     private int classOf(int id) {
         return id < first ? g.extClassOf(id) : cls[id - first];
     }

@@ -18,6 +18,14 @@ final class SccFinder {
     }
 
     static void run(WorkGraph g, Sink sink) {
+        run(g, sink, null);
+    }
+
+    /**
+     * As {@link #run(WorkGraph, Sink)}, starting only from own nodes {@code roots} accepts (null:
+     * all); nodes not reachable from those are never reported.
+     */
+    static void run(WorkGraph g, Sink sink, java.util.BitSet roots) {
         int n = g.size();
         int first = g.firstId;
         int[] index = new int[n];
@@ -27,7 +35,7 @@ final class SccFinder {
         int[] callEdge = new int[n];
         int counter = 0;
         for (int root = 0; root < n; root++) {
-            if (index[root] != 0) {
+            if (index[root] != 0 || (roots != null && !roots.get(root))) {
                 continue;
             }
             int sp = 0;

@@ -86,6 +86,22 @@ public final class Decompressor {
         }
     }
 
+    /**
+     * Decompresses only the first stream (a kernel image appends the uncompressed size after
+     * its xz stream, which is not another stream).
+     */
+    public static byte[] decompressFirstStream(byte[] data, Format f) {
+        if (f != Format.XZ) {
+            return decompress(data, f);
+        }
+        try (InputStream in = new org.tukaani.xz.SingleXZInputStream(new ByteArrayInputStream(data), 256 * 1024)) {
+            return in.readAllBytes();
+        } catch (IOException | RuntimeException e) {
+            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            throw new BtfFormatException("corrupt xz data: " + why, e);
+        }
+    }
+
     private static InputStream open(InputStream in, Format f) throws IOException {
         switch (f) {
             case XZ:

@@ -11,8 +11,9 @@ import java.nio.file.Path;
 
 /**
  * Reads any input btfkit accepts, detected by content (never by name): compressed data (xz,
- * zstd, gzip) is unwrapped first, then raw BTF (either byte order), ELF (its .BTF, .BTF.ext and
- * .BTF.base sections) or bpftool raw text.
+ * zstd, gzip) is unwrapped first, and an x86 kernel image (bzImage) yields its vmlinux; then
+ * raw BTF (either byte order), ELF (its .BTF, .BTF.ext and .BTF.base sections) or bpftool raw
+ * text.
  */
 public final class InputLoader {
     /** Files larger than this are refused before reading (BTF of a whole kernel is ~6 MB). */
@@ -51,6 +52,9 @@ public final class InputLoader {
             if (Decompressor.detect(data) != null) {
                 throw new BtfFormatException("compressed data inside compressed data; refusing to unwrap twice");
             }
+        }
+        if (BzImage.accepts(data)) {
+            data = BzImage.vmlinux(data);
         }
         if (BtfHeader.detect(data, 0, data.length) != null) {
             return new LoadedInput(path, LoadedInput.Source.RAW, compression, readRaw(data, base), data, null, null, null);
