@@ -41,7 +41,8 @@ public final class BaseIndex {
         for (int id = n - 1; id >= 1; id--) {
             minId[classOfId[id]] = id;
         }
-        definitions = Definitions.of(base.words(), base.starts(), 1, null, true);
+        definitions = Definitions.of(base.words(), base.starts(), 1, null, true,
+                new int[] {0, base.ownTypeCount()});
         byName = new Definitions.ByName();
         int[] w = base.words();
         int[] st = base.starts();

@@ -44,6 +44,30 @@ public final class Deduplicator {
     }
 
     /**
+     * Splits the merged inputs into closed parts (whole inputs) of about equal size, one per
+     * core, so they can be partitioned in parallel; small inputs stay one part.
+     */
+    private static int[] parts(Merger.Merged m) {
+        int n = m.starts.length - 1;
+        int inputs = m.inputFirst.length - 1;
+        int cores = Runtime.getRuntime().availableProcessors();
+        int p = Math.min(cores, inputs);
+        if (p < 2 || n < 100_000) {
+            return new int[] {0, n};
+        }
+        int[] out = new int[p + 1];
+        int k = 1;
+        for (int u = 1; u < inputs && k < p; u++) {
+            int at = m.inputFirst[u] - m.firstId;
+            if (at >= (long) n * k / p) {
+                out[k++] = at;
+            }
+        }
+        out[k] = n;
+        return Arrays.copyOf(out, k + 1);
+    }
+
+    /**
      * One standalone BTF holding {@code base} and every input (split on {@code base})
      * merged and deduplicated: base types are no longer fixed.
      */
@@ -113,7 +137,8 @@ public final class Deduplicator {
             Declarations.resolveWithinUnits(m, aliasTarget);
         }
         timer.lap("units");
-        Definitions defs = Definitions.of(m.words, m.starts, first, baseIndex);
+        int[] parts = parts(m);
+        Definitions defs = Definitions.of(m.words, m.starts, first, baseIndex, false, parts);
         timer.lap("definitions");
         Definitions.ByName own = new Definitions.ByName();
         for (int i = 0; i < n; i++) {
@@ -130,11 +155,32 @@ public final class Deduplicator {
         timer.lap("unique+redirect");
 
         ClassTable baseLayer = baseIndex == null ? null : baseIndex.table;
-        WorkGraph g = new WorkGraph(m.words, m.starts, first, baseIndex == null ? null : baseIndex.classOfId);
-        ClassTable layer = new ClassTable(baseLayer, g);
-        new Partitioner(layer).run();
+        int pc = parts.length - 1;
+        WorkGraph[] graphs = new WorkGraph[pc];
+        int[] real = new int[pc];
+        int[][] targets = new int[pc][];
+        int[] extClass = baseIndex == null ? null : baseIndex.classOfId;
+        java.util.stream.IntStream.range(0, pc).parallel().forEach(p -> {
+            real[p] = parts[p + 1] - parts[p];
+            if (pc == 1) {
+                graphs[p] = new WorkGraph(m.words, m.starts, first, extClass);
+                targets[p] = new int[0];
+            } else {
+                PartGraph pg = PartGraph.of(m, parts[p], parts[p + 1], extClass);
+                graphs[p] = pg.graph();
+                targets[p] = pg.targets();
+            }
+        });
+        PartitionRun run = PartitionRun.partition(Arrays.asList(graphs), null, baseLayer,
+                new PartitionRun.Cross(real, targets));
+        int[] cls = new int[n];
+        for (int p = 0; p + 1 < parts.length; p++) {
+            for (int i = parts[p]; i < parts[p + 1]; i++) {
+                cls[i] = run.classOf(p, first + i);
+            }
+        }
         timer.lap("partition");
-        DedupResult r = OutputBuilder.build(inputs, m, baseIndex, layer.nodeClass, aliasTarget, layer.first, 0);
+        DedupResult r = OutputBuilder.build(inputs, m, baseIndex, cls, aliasTarget, run.table.first, 0);
         timer.lap("output");
         return r;
     }

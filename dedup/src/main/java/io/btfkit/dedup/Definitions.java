@@ -24,17 +24,22 @@ final class Definitions {
     static final int TAG_UNION = 1;
     static final int TAG_ENUM = 2;
 
-    /** Class table of the cut graph: atoms first numbered after the own nodes. */
+    /** Classes of the cut graph (the parts' classes unified). */
     final ClassTable table;
+    private final PartitionRun run;
     private final int first;
     private final int own;
+    /** Own-node index where each part starts, plus the end. */
+    private final int[] partStart;
     /** Definition class of each base type id, or null (standalone). */
     private final int[] baseDef;
 
-    private Definitions(ClassTable table, int first, int own, int[] baseDef) {
-        this.table = table;
+    private Definitions(PartitionRun run, int first, int own, int[] partStart, int[] baseDef) {
+        this.table = run.table;
+        this.run = run;
         this.first = first;
         this.own = own;
+        this.partStart = partStart;
         this.baseDef = baseDef;
     }
 
@@ -64,24 +69,60 @@ final class Definitions {
      * external ids resolve through {@code base} (null when standalone).
      */
     static Definitions of(int[] words, int[] starts, int first, BaseIndex base) {
-        return of(words, starts, first, base, false);
+        return of(words, starts, first, base, false, new int[] {0, starts.length - 1});
     }
 
     /**
      * @param everything classify every type (a base: split types may reference any base type)
      *                   rather than only named tags and their contents
+     * @param partStart  own-node indexes where closed parts start, plus the end (partitioned in
+     *                   parallel)
      */
-    static Definitions of(int[] words, int[] starts, int first, BaseIndex base, boolean everything) {
-        int n = starts.length - 1;
-        // atoms: one synthetic node per (name, tag kind) referenced
+    static Definitions of(int[] words, int[] starts, int first, BaseIndex base, boolean everything, int[] partStart) {
+        int parts = partStart.length - 1;
+        int[] baseDef = base == null ? null : base.definitions.baseDefOfId();
+        WorkGraph[] graphs = new WorkGraph[parts];
+        java.util.BitSet[] roots = new java.util.BitSet[parts];
+        java.util.stream.IntStream.range(0, parts).parallel().forEach(p -> {
+            int a = partStart[p];
+            int b = partStart[p + 1];
+            graphs[p] = cutGraph(words, starts, first, a, b, base, baseDef);
+            java.util.BitSet r = new java.util.BitSet(b - a);
+            for (int i = a; i < b; i++) {
+                int info = words[starts[i] + 1];
+                int kind = Kind.kindOf(info);
+                if (everything || words[starts[i]] != 0
+                        && (Kind.isComposite(kind) || (Kind.isEnum(kind) && Kind.vlenOf(info) > 0))) {
+                    r.set(i - a);
+                }
+            }
+            roots[p] = r;
+        });
+        PartitionRun run = PartitionRun.partition(java.util.Arrays.asList(graphs), java.util.Arrays.asList(roots),
+                base == null ? null : base.definitions.table);
+        return new Definitions(run, first, starts.length - 1, partStart, baseDef);
+    }
+
+    /**
+     * The cut graph of own nodes {@code [a, b)}: their words with every reference to a named
+     * tag replaced by an atom for (name, tag kind), atoms numbered after the part's nodes.
+     */
+    private static WorkGraph cutGraph(int[] words, int[] starts, int first, int a, int b, BaseIndex base, int[] baseDef) {
+        int from = starts[a];
+        int n = b - a;
+        int[] cut = java.util.Arrays.copyOfRange(words, from, starts[b]);
+        int[] local = new int[n + 1];
+        for (int i = a; i <= b; i++) {
+            local[i - a] = starts[i] - from;
+        }
         Long2IntOpenHashMap atomOf = new Long2IntOpenHashMap();
         atomOf.defaultReturnValue(-1);
-        int[] cut = words.clone();
+        it.unimi.dsi.fastutil.ints.IntArrayList atomKeys = new it.unimi.dsi.fastutil.ints.IntArrayList();
         int[] baseWords = base == null ? null : base.base().words();
         int[] baseStarts = base == null ? null : base.base().starts();
-        it.unimi.dsi.fastutil.ints.IntArrayList atomKeys = new it.unimi.dsi.fastutil.ints.IntArrayList();
+        int partFirst = first + a;
         for (int i = 0; i < n; i++) {
-            int s = starts[i];
+            int s = local[i];
             int count = TypeRefs.typeIdCount(cut, s);
             for (int k = 0; k < count; k++) {
                 int slot = TypeRefs.typeIdSlot(cut, s, k);
@@ -111,35 +152,22 @@ final class Definitions {
                     atomKeys.add(name);
                     atomKeys.add(tag);
                 }
-                cut[slot] = first + n + atom;
+                cut[slot] = partFirst + n + atom;
             }
         }
         int atoms = atomKeys.size() / 2;
-        int[] allWords = Arrays.copyOf(cut, cut.length + 3 * atoms);
-        int[] allStarts = Arrays.copyOf(starts, n + atoms + 1);
-        for (int a = 0; a < atoms; a++) {
-            int at = cut.length + 3 * a;
-            allStarts[n + a] = at;
-            int tag = atomKeys.getInt(2 * a + 1);
-            allWords[at] = atomKeys.getInt(2 * a);
-            allWords[at + 1] = tag == TAG_ENUM ? Kind.info(Kind.ENUM, 0, false) : Kind.info(Kind.FWD, 0, tag == TAG_UNION);
-            allWords[at + 2] = 0;
+        int[] allWords = java.util.Arrays.copyOf(cut, cut.length + 3 * atoms);
+        int[] allStarts = java.util.Arrays.copyOf(local, n + atoms + 1);
+        for (int at = 0; at < atoms; at++) {
+            int w = cut.length + 3 * at;
+            allStarts[n + at] = w;
+            int tag = atomKeys.getInt(2 * at + 1);
+            allWords[w] = atomKeys.getInt(2 * at);
+            allWords[w + 1] = tag == TAG_ENUM ? Kind.info(Kind.ENUM, 0, false) : Kind.info(Kind.FWD, 0, tag == TAG_UNION);
+            allWords[w + 2] = 0;
         }
         allStarts[n + atoms] = allWords.length;
-        WorkGraph g = new WorkGraph(allWords, allStarts, first, base == null ? null : base.definitions.baseDefOfId());
-        ClassTable table = new ClassTable(base == null ? null : base.definitions.table, g);
-        // only named tags (and what they contain short of other named tags) ever need a
-        // definition class: function signatures and variables are skipped
-        java.util.BitSet roots = new java.util.BitSet(n);
-        for (int i = 0; i < n; i++) {
-            int info = words[starts[i] + 1];
-            int kind = Kind.kindOf(info);
-            if (everything || words[starts[i]] != 0 && (Kind.isComposite(kind) || (Kind.isEnum(kind) && Kind.vlenOf(info) > 0))) {
-                roots.set(i);
-            }
-        }
-        new Partitioner(table).run(roots);
-        return new Definitions(table, first, n, base == null ? null : base.definitions.baseDefOfId());
+        return new WorkGraph(allWords, allStarts, partFirst, baseDef);
     }
 
     /**
@@ -147,12 +175,17 @@ final class Definitions {
      * computed: types that are neither named tags nor inside one), for use as a base.
      */
     int[] baseDefOfId() {
-        int[] out = new int[first + own];
-        for (int i = 0; i < own; i++) {
-            out[first + i] = table.nodeClass[i];
+        if (cachedBaseDef == null) {
+            int[] out = new int[first + own];
+            for (int i = 0; i < own; i++) {
+                out[first + i] = defOf(first + i);
+            }
+            cachedBaseDef = out;
         }
-        return out;
+        return cachedBaseDef;
     }
+
+    private volatile int[] cachedBaseDef;
 
     /**
      * Which of this table's own definition classes can reach, through types that are not named
@@ -198,12 +231,15 @@ final class Definitions {
         return reach;
     }
 
-    /** Definition class of type {@code id} (own or base). */
+    /** Definition class of type {@code id} (own or base), -1 where none was computed. */
     int defOf(int id) {
         if (id < first) {
             return id == 0 ? 0 : baseDef[id];
         }
-        return table.nodeClass[id - first];
+        int i = id - first;
+        int p = java.util.Arrays.binarySearch(partStart, i);
+        p = p >= 0 ? Math.min(p, partStart.length - 2) : -p - 2;
+        return run.classOf(p, id);
     }
 
     /**

@@ -8,6 +8,7 @@ import io.btfkit.core.StringTable;
 import io.btfkit.core.TypeRefs;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * Concatenates inputs into one type graph, as libbpf's {@code btf__add_btf} appends each input
@@ -90,61 +91,121 @@ final class Merger {
         }
         StringTable baseStrings = base == null ? null : base.strings();
         int stringStart = base == null ? 0 : baseStrings.end();
-        int w = 0;
-        int t = 0;
-        for (int k = 0; k < inputs.size(); k++) {
-            Btf in = inputs.get(k);
-            inputFirst[k] = firstId + t;
-            int shift = firstId + t - in.firstId();
-            int keepBelow = in.isSplit() ? in.firstId() : 1;
-            int[] iw = in.words();
-            int[] is = in.starts();
-            StringTable st = in.strings();
-            int ownStart = st.start();
-            int[] strMap = new int[st.length()];
-            Arrays.fill(strMap, -1);
-            int n = in.ownTypeCount();
-            int[] strMapFinal = strMap;
-            for (int i = 0; i < n; i++) {
-                int s = is[i];
-                int len = is[i + 1] - s;
-                int ds = w;
-                System.arraycopy(iw, s, words, ds, len);
-                starts[t++] = ds;
-                w += len;
-                TypeRefs.forEachTypeIdSlot(words, ds, slot -> {
-                    int id = words[slot];
-                    if (id >= keepBelow) {
-                        words[slot] = id + shift;
-                    }
-                });
-                TypeRefs.forEachStringSlot(words, ds, slot -> {
-                    int off = words[slot];
-                    if (off == 0 || (baseStrings != null && off < ownStart)) {
-                        return; // the empty string, or a string of the base: kept as is
-                    }
-                    if (off < ownStart) {
-                        // standalone merge of a split input: its base is the first input
-                        words[slot] = canonical(st, off, null, pool, stringStart);
-                        return;
-                    }
-                    int local = off - ownStart;
-                    int m = strMap[local];
-                    if (m < 0) {
-                        m = canonical(st, off, baseStrings, pool, stringStart);
-                        strMap[local] = m;
-                    }
-                    words[slot] = m;
-                });
-            }
+        int k0 = inputs.size();
+        int[] wordAt = new int[k0 + 1];
+        int[] typeAt = new int[k0 + 1];
+        for (int k = 0; k < k0; k++) {
+            wordAt[k + 1] = wordAt[k] + inputs.get(k).typeSectionBytes() / 4;
+            typeAt[k + 1] = typeAt[k] + inputs.get(k).ownTypeCount();
+            inputFirst[k] = firstId + typeAt[k];
         }
-        inputFirst[inputs.size()] = firstId + t;
-        starts[t] = w;
+        inputFirst[k0] = firstId + typeAt[k0];
+        starts[typeAt[k0]] = wordAt[k0];
+        // 1. in parallel: copy each input, shift its ids, list its strings in first-reference order
+        UnitStrings[] unitStrings = new UnitStrings[k0];
+        IntStream.range(0, k0).parallel().forEach(k ->
+                unitStrings[k] = copy(inputs.get(k), words, starts, wordAt[k], typeAt[k], firstId + typeAt[k], baseStrings));
+        // 2. in order: give each string its canonical offset (base first, then the pool)
+        for (int k = 0; k < k0; k++) {
+            unitStrings[k].canonicalize(baseStrings, pool, stringStart);
+        }
+        // 3. in parallel: rewrite the string offsets
+        IntStream.range(0, k0).parallel().forEach(k -> unitStrings[k].rewrite(words, starts, typeAt[k], typeAt[k + 1]));
         Merged merged = new Merged(base, firstId, words, starts, pool, stringStart, inputFirst);
         if (ext != null) {
             merged.ext = canonicalExt(ext, inputs.get(0), baseStrings, pool, stringStart);
         }
         return merged;
+    }
+
+    /** Copies input types into the merged arrays, shifting type ids; returns its string list. */
+    private static UnitStrings copy(Btf in, int[] words, int[] starts, int w, int t, int newFirst, StringTable baseStrings) {
+        int shift = newFirst - in.firstId();
+        int keepBelow = in.isSplit() ? in.firstId() : 1;
+        int[] iw = in.words();
+        int[] is = in.starts();
+        int n = in.ownTypeCount();
+        System.arraycopy(iw, 0, words, w, is[n]);
+        UnitStrings us = new UnitStrings(in.strings(), baseStrings != null);
+        for (int i = 0; i < n; i++) {
+            int ds = w + is[i];
+            starts[t + i] = ds;
+            int count = TypeRefs.typeIdCount(words, ds);
+            for (int k = 0; k < count; k++) {
+                int slot = TypeRefs.typeIdSlot(words, ds, k);
+                int id = words[slot];
+                if (id >= keepBelow) {
+                    words[slot] = id + shift;
+                }
+            }
+            TypeRefs.forEachStringSlot(words, ds, slot -> us.see(words[slot]));
+        }
+        return us;
+    }
+
+    /**
+     * One input's strings: the offsets its types use, in first-reference order, and (after
+     * {@link #canonicalize}) their canonical offsets.
+     */
+    private static final class UnitStrings {
+        private final StringTable st;
+        private final boolean keepBase;
+        private final int ownStart;
+        private final int[] map;
+        private final it.unimi.dsi.fastutil.ints.IntArrayList order = new it.unimi.dsi.fastutil.ints.IntArrayList();
+        /** Strings of the first input that a split input of a standalone merge uses. */
+        private it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap baseMap;
+
+        UnitStrings(StringTable st, boolean keepBase) {
+            this.st = st;
+            this.keepBase = keepBase;
+            this.ownStart = st.start();
+            this.map = new int[st.length()];
+            Arrays.fill(map, -1);
+        }
+
+        void see(int off) {
+            if (off == 0 || (keepBase && off < ownStart)) {
+                return; // the empty string, or a string of the base: kept as is
+            }
+            if (off < ownStart) {
+                if (baseMap == null) {
+                    baseMap = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap();
+                    baseMap.defaultReturnValue(-1);
+                }
+                if (baseMap.putIfAbsent(off, -2) == -1) {
+                    order.add(off);
+                }
+                return;
+            }
+            if (map[off - ownStart] == -1) {
+                map[off - ownStart] = -2;
+                order.add(off);
+            }
+        }
+
+        void canonicalize(StringTable baseStrings, StringPool pool, int stringStart) {
+            for (int i = 0; i < order.size(); i++) {
+                int off = order.getInt(i);
+                if (off < ownStart) {
+                    baseMap.put(off, canonical(st, off, null, pool, stringStart));
+                } else {
+                    map[off - ownStart] = canonical(st, off, baseStrings, pool, stringStart);
+                }
+            }
+        }
+
+        void rewrite(int[] words, int[] starts, int from, int to) {
+            for (int t = from; t < to; t++) {
+                TypeRefs.forEachStringSlot(words, starts[t], slot -> {
+                    int off = words[slot];
+                    if (off == 0 || (keepBase && off < ownStart)) {
+                        return;
+                    }
+                    words[slot] = off < ownStart ? baseMap.get(off) : map[off - ownStart];
+                });
+            }
+        }
     }
 
     private static BtfExt canonicalExt(BtfExt ext, Btf in, StringTable baseStrings, StringPool pool, int stringStart) {
