@@ -11,66 +11,86 @@ import java.util.Random;
  * (so equal names and anonymous types are frequent) spelled with letters, digits and '_' only,
  * so raw text can be renumbered with a regular expression.
  */
-final class RandomBtf {
+public final class RandomBtf {
     private static final String[] POOL = {"a", "b", "ab", "B", "a_1", "zz", "Z9", "_x", "\u00e9t\u00e9", "longer_name"};
 
     private RandomBtf() {
     }
 
-    static Btf of(Random r, Btf base, int count) {
+    public static Btf of(Random r, Btf base, int count) {
+        return generate(r, base, count, false, false);
+    }
+
+    /**
+     * Random BTF shaped like C: pointers, arrays, qualifiers, prototypes and anonymous structs,
+     * unions and enums refer only to earlier ids, so every reference cycle passes through a named
+     * type. With {@code uniqueNames}, no two types of one kind share a name.
+     */
+    public static Btf cLike(Random r, Btf base, int count, boolean uniqueNames) {
+        return generate(r, base, count, true, uniqueNames);
+    }
+
+    private static Btf generate(Random r, Btf base, int count, boolean cLike, boolean uniqueNames) {
         BtfBuilder b = new BtfBuilder(base);
         int limit = b.nextId() + count;
+        int serial = 0;
         for (int i = 0; i < count; i++) {
             int kind = 1 + r.nextInt(Kind.MAX_KNOWN);
+            int self = b.nextId();
+            // structural kinds refer backwards in C-like mode
+            int back = cLike ? Math.max(1, self) : limit;
+            String n = uniqueNames && r.nextInt(4) != 0 ? "n" + serial++ : name(r);
             switch (kind) {
-                case Kind.INT -> b.addInt(name(r), 1 << r.nextInt(4), new int[] {0, 1, 2, 4}[r.nextInt(4)]);
-                case Kind.PTR -> b.addPtr(ref(r, limit));
-                case Kind.ARRAY -> b.addArray(ref(r, limit), ref(r, limit), r.nextInt(100));
+                case Kind.INT -> b.addInt(n, 1 << r.nextInt(4), new int[] {0, 1, 2, 4}[r.nextInt(4)]);
+                case Kind.PTR -> b.addPtr(ref(r, back));
+                case Kind.ARRAY -> b.addArray(ref(r, back), ref(r, back), r.nextInt(100));
                 case Kind.STRUCT, Kind.UNION -> {
                     if (kind == Kind.STRUCT) {
-                        b.addStruct(name(r), r.nextInt(64));
+                        b.addStruct(n, r.nextInt(64));
                     } else {
-                        b.addUnion(name(r), r.nextInt(64));
+                        b.addUnion(n, r.nextInt(64));
                     }
+                    int to = cLike && n.isEmpty() ? back : limit;
                     boolean bitfields = r.nextBoolean();
                     for (int m = r.nextInt(5); m > 0; m--) {
-                        b.addMember(name(r), ref(r, limit), r.nextInt(512), bitfields && r.nextBoolean() ? 1 + r.nextInt(31) : 0);
+                        String mn = uniqueNames ? "m" + m : name(r);
+                        b.addMember(mn, ref(r, to), r.nextInt(512), bitfields && r.nextBoolean() ? 1 + r.nextInt(31) : 0);
                     }
                 }
                 case Kind.ENUM -> {
-                    b.addEnum(name(r), 4, r.nextBoolean());
+                    b.addEnum(n, 4, r.nextBoolean());
                     for (int m = r.nextInt(4); m > 0; m--) {
-                        b.addEnumValue(name(r), r.nextInt(9) - 4);
+                        b.addEnumValue(uniqueNames ? "V" + serial++ : name(r), r.nextInt(9) - 4);
                     }
                 }
                 case Kind.ENUM64 -> {
-                    b.addEnum64(name(r), 8, r.nextBoolean());
+                    b.addEnum64(n, 8, r.nextBoolean());
                     for (int m = r.nextInt(4); m > 0; m--) {
-                        b.addEnumValue(name(r), r.nextLong());
+                        b.addEnumValue(uniqueNames ? "V" + serial++ : name(r), r.nextLong());
                     }
                 }
-                case Kind.FWD -> b.addFwd(name(r), r.nextBoolean());
-                case Kind.TYPEDEF -> b.addTypedef(name(r), ref(r, limit));
-                case Kind.VOLATILE -> b.addVolatile(ref(r, limit));
-                case Kind.CONST -> b.addConst(ref(r, limit));
-                case Kind.RESTRICT -> b.addRestrict(ref(r, limit));
-                case Kind.FUNC -> b.addFunc(name(r), ref(r, limit), r.nextInt(3));
+                case Kind.FWD -> b.addFwd(n, r.nextBoolean());
+                case Kind.TYPEDEF -> b.addTypedef(n, ref(r, limit));
+                case Kind.VOLATILE -> b.addVolatile(ref(r, back));
+                case Kind.CONST -> b.addConst(ref(r, back));
+                case Kind.RESTRICT -> b.addRestrict(ref(r, back));
+                case Kind.FUNC -> b.addFunc(n, ref(r, limit), r.nextInt(3));
                 case Kind.FUNC_PROTO -> {
-                    b.addFuncProto(ref(r, limit));
+                    b.addFuncProto(ref(r, back));
                     for (int m = r.nextInt(4); m > 0; m--) {
-                        b.addParam(name(r), ref(r, limit));
+                        b.addParam(name(r), ref(r, back));
                     }
                 }
-                case Kind.VAR -> b.addVar(name(r), ref(r, limit), r.nextInt(3));
+                case Kind.VAR -> b.addVar(n, ref(r, limit), r.nextInt(3));
                 case Kind.DATASEC -> {
-                    b.addDatasec(name(r), r.nextInt(64));
+                    b.addDatasec(n, r.nextInt(64));
                     for (int m = r.nextInt(3); m > 0; m--) {
                         b.addVarSecinfo(ref(r, limit), r.nextInt(64), r.nextInt(8));
                     }
                 }
-                case Kind.FLOAT -> b.addFloat(name(r), 1 << r.nextInt(4));
+                case Kind.FLOAT -> b.addFloat(n, 1 << r.nextInt(4));
                 case Kind.DECL_TAG -> b.addDeclTag(name(r), ref(r, limit), r.nextInt(4) - 1);
-                case Kind.TYPE_TAG -> b.addTypeTag(name(r), ref(r, limit));
+                case Kind.TYPE_TAG -> b.addTypeTag(name(r), ref(r, back));
                 default -> throw new IllegalStateException("kind " + kind);
             }
         }
@@ -78,7 +98,7 @@ final class RandomBtf {
     }
 
     /** A random permutation map in libbpf form for {@code btf}. */
-    static int[] permutation(Random r, Btf btf) {
+    public static int[] permutation(Random r, Btf btf) {
         int n = btf.ownTypeCount();
         int[] order = new int[n];
         for (int i = 0; i < n; i++) {
