@@ -6,6 +6,8 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.ints.IntList;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * A structural diff of two BTFs by name, the way a kernel engineer compares two kernels' vmlinux
@@ -52,8 +54,14 @@ public final class BtfDiff {
     private final List<TypeDiff> out = new ArrayList<>();
 
     private BtfDiff(Btf a, Btf b) {
+        // the two sides are independent: fingerprint the second one on another core meanwhile
+        CompletableFuture<Side> other = CompletableFuture.supplyAsync(() -> new Side(b));
         this.sa = new Side(a);
-        this.sb = new Side(b);
+        try {
+            this.sb = other.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
         this.comparer = new TypeComparer(sa, sb);
     }
 
