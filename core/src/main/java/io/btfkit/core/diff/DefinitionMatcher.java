@@ -28,7 +28,10 @@ import java.util.Set;
  * </ol>
  *
  * Every step walks the first side in id order and breaks ties by the lower id on the second
- * side, so the pairing is deterministic. What is left is reported added or removed.
+ * side, so the pairing is deterministic. What is left is reported added or removed. Steps 2 and
+ * 3 compare every candidate pair; when a name has so many definitions that this would be slow
+ * (more than 2^18 pairs left after step 1, which only pathological input has), named types are
+ * paired in id order instead ({@code order}) and anonymous enums are left unpaired.
  */
 final class DefinitionMatcher {
     /** A pairing and the step that made it: {@code unique}, {@code identical}, {@code size}, {@code overlap}, {@code remaining}. */
@@ -37,6 +40,9 @@ final class DefinitionMatcher {
 
     record Result(List<Pair> pairs, IntList unmatchedA, IntList unmatchedB) {
     }
+
+    /** Beyond this many candidate pairs for one name, the quadratic steps are skipped. */
+    private static final long MAX_CANDIDATE_PAIRS = 1L << 18;
 
     private final Side sa;
     private final Side sb;
@@ -55,10 +61,15 @@ final class DefinitionMatcher {
         IntArrayList ra = new IntArrayList(as);
         IntArrayList rb = new IntArrayList(bs);
         identical(ra, rb, pairs);
-        if (!anonymous) {
-            bySize(ra, rb, pairs);
+        if ((long) ra.size() * rb.size() > MAX_CANDIDATE_PAIRS) {
+            // pathological input (thousands of definitions of one name): pair in id order
+            byOrder(ra, rb, pairs, anonymous);
+        } else {
+            if (!anonymous) {
+                bySize(ra, rb, pairs);
+            }
+            byOverlap(ra, rb, pairs);
         }
-        byOverlap(ra, rb, pairs);
         if (!anonymous && ra.size() == 1 && rb.size() == 1) {
             pairs.add(new Pair(ra.getInt(0), rb.getInt(0), "remaining"));
             ra.clear();
@@ -88,6 +99,18 @@ final class DefinitionMatcher {
         ra.clear();
         ra.addAll(keepA);
         rb.removeIf((java.util.function.IntPredicate) usedB::contains);
+    }
+
+    private static void byOrder(IntArrayList ra, IntArrayList rb, List<Pair> pairs, boolean anonymous) {
+        int n = anonymous ? 0 : Math.min(ra.size(), rb.size());
+        for (int i = 0; i < n; i++) {
+            pairs.add(new Pair(ra.getInt(i), rb.getInt(i), "order"));
+        }
+        if (anonymous) {
+            return;
+        }
+        ra.removeElements(0, n);
+        rb.removeElements(0, n);
     }
 
     private void bySize(IntArrayList ra, IntArrayList rb, List<Pair> pairs) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.btfkit.core.Btf;
+import io.btfkit.core.BtfBuilder;
 import io.btfkit.core.Kind;
 import io.btfkit.core.text.RawTextParser;
 import java.util.List;
@@ -324,6 +325,24 @@ class BtfDiffTest {
 
                 - struct dup: size 32, 1 member  [3 definitions in a, 2 in b; no match]
                 """, text(a, b));
+    }
+
+    @Test
+    void thousandsOfDefinitionsOfOneNameArePairedInIdOrder() {
+        BtfBuilder a = new BtfBuilder();
+        BtfBuilder b = new BtfBuilder();
+        int i32 = a.addInt("int", 4, Kind.INT_SIGNED);
+        b.addInt("int", 4, Kind.INT_SIGNED);
+        for (int i = 0; i < 600; i++) {
+            a.addStruct("x", 4 + i);
+            a.addMember("m" + i, i32, 0, 0);
+            b.addStruct("x", 4 + i);
+            b.addMember("n" + i, i32, 0, 0);
+        }
+        DiffReport r = BtfDiff.diff(a.build(), b.build());
+        assertEquals(600, r.count(Status.CHANGED));
+        assertEquals("600 definitions in a, 600 in b; matched by order", r.types().get(0).note());
+        assertEquals(r.types().get(0).idA(), r.types().get(0).idB());
     }
 
     @Test
