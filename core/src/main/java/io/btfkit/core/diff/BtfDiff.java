@@ -79,29 +79,29 @@ public final class BtfDiff {
         int j = 0;
         while (i < ia.size() || j < ib.size()) {
             long key = j >= ib.size() || (i < ia.size() && ia.keys[i] <= ib.keys[j]) ? ia.keys[i] : ib.keys[j];
-            if (i + 1 <= ia.size() && j + 1 <= ib.size() && ia.keys[i] == key && ib.keys[j] == key
-                    && (i + 1 == ia.size() || ia.keys[i + 1] != key) && (j + 1 == ib.size() || ib.keys[j + 1] != key)
-                    && d.sa.hash.body(ia.ids[i]) == d.sb.hash.body(ib.ids[j])
-                    && EntityIndex.sameName(d.sa, ia.ids[i], d.sb, ib.ids[j]) && !d.sa.isAnonymousEnum(ia.ids[i])) {
+            int na = ia.runLength(i, key);
+            int nb = ib.runLength(j, key);
+            if (na == 1 && nb == 1 && d.unchanged(ia.ids[i], ib.ids[j])) {
                 // the common case: one definition on each side, identical
                 i++;
                 j++;
                 continue;
             }
-            IntArrayList as = new IntArrayList(1);
-            IntArrayList bs = new IntArrayList(1);
-            for (; i < ia.size() && ia.keys[i] == key; i++) {
-                as.add(ia.ids[i]);
-            }
-            for (; j < ib.size() && ib.keys[j] == key; j++) {
-                bs.add(ib.ids[j]);
-            }
+            IntArrayList as = new IntArrayList(ia.ids, i, na);
+            IntArrayList bs = new IntArrayList(ib.ids, j, nb);
+            i += na;
+            j += nb;
             for (IntArrayList[] g : EntityIndex.split(d.sa, as, d.sb, bs)) {
                 d.match(matcher, g[0], g[1]);
             }
         }
         d.out.sort(BtfDiff::reportOrder);
         return new DiffReport(d.out);
+    }
+
+    /** Whether {@code ia} and {@code ib}, alone under one key, are the same name with the same fingerprint. */
+    private boolean unchanged(int ia, int ib) {
+        return sa.hash.body(ia) == sb.hash.body(ib) && EntityIndex.sameName(sa, ia, sb, ib);
     }
 
     /** Kind (in {@link DiffReport}'s order), label, status, then ids. */

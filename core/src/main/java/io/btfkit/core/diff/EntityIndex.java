@@ -34,6 +34,15 @@ final class EntityIndex {
         return ids.length;
     }
 
+    /** How many entries from {@code from} on have key {@code key} (0 when the one at {@code from} has not). */
+    int runLength(int from, long key) {
+        int k = from;
+        while (k < keys.length && keys[k] == key) {
+            k++;
+        }
+        return k - from;
+    }
+
     static EntityIndex of(Side s, int from) {
         Btf btf = s.btf;
         int n = Math.max(0, btf.typeCount() - from);
@@ -109,6 +118,9 @@ final class EntityIndex {
      * normally one group; several only after a hash collision.
      */
     static List<IntArrayList[]> split(Side sa, IntArrayList as, Side sb, IntArrayList bs) {
+        if (as.size() + bs.size() == 1) {
+            return List.<IntArrayList[]>of(new IntArrayList[] {as, bs});
+        }
         Side refSide = as.isEmpty() ? sb : sa;
         int ref = as.isEmpty() ? bs.getInt(0) : as.getInt(0);
         boolean same = true;
