@@ -29,6 +29,8 @@ import picocli.CommandLine.Command;
             LinkCommand.class,
             DistillCommand.class,
             RelocateCommand.class,
+            PermuteCommand.class,
+            DiffCommand.class,
             CommandLine.HelpCommand.class,
         })
 public final class Main implements Runnable {

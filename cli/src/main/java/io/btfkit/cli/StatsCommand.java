@@ -1,10 +1,11 @@
 package io.btfkit.cli;
 
-import io.btfkit.core.Btf;
-import io.btfkit.core.Kind;
 import io.btfkit.core.io.LoadedInput;
+import io.btfkit.core.stats.Stats;
+import io.btfkit.core.stats.StatsJsonPrinter;
+import io.btfkit.core.stats.StatsTextPrinter;
 import java.io.PrintWriter;
-import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -14,7 +15,7 @@ import picocli.CommandLine.Parameters;
 /** {@code btfkit stats}: where a BTF's bytes go — types per kind, section sizes, format. */
 @Command(name = "stats", sortOptions = false,
         description = "Print type counts per kind and the sizes of the type and string sections.",
-        footer = {"", "Example:", "  btfkit stats mod.ko --base vmlinux.btf"})
+        footer = {"", "Examples:", "  btfkit stats mod.ko --base vmlinux.btf", "  btfkit stats vmlinux.btf --json"})
 final class StatsCommand implements Callable<Integer> {
     @Parameters(paramLabel = "INPUT")
     Path input;
@@ -22,36 +23,20 @@ final class StatsCommand implements Callable<Integer> {
     @Option(names = "--base", paramLabel = "B", description = "base BTF of a split input")
     Path base;
 
+    @Option(names = "--json", description = "JSON (field names documented in docs/JSON.md)")
+    boolean json;
+
     @Override
     public Integer call() {
         LoadedInput in = Inputs.load(input, Inputs.base(base));
-        Btf btf = in.btf();
-        PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(Streams.out(), java.nio.charset.StandardCharsets.UTF_8));
-        long[] perKind = new long[128];
-        long[] bytesPerKind = new long[128];
-        for (int id = btf.firstId(); id < btf.typeCount(); id++) {
-            int k = btf.kind(id);
-            perKind[k]++;
-            bytesPerKind[k] += 4L * btf.wordCount(id);
-        }
-        out.printf("file:          %s (%s%s)%n", input, in.source().name().toLowerCase(java.util.Locale.ROOT),
-                in.compression() == null ? "" : ", " + in.compression().label());
-        out.printf("byte order:    %s%n", btf.format().order() == ByteOrder.LITTLE_ENDIAN ? "little-endian" : "big-endian");
-        out.printf("header:        %d bytes%s%n", btf.format().headerLength(),
-                btf.format().layout() != null ? " with layout section (" + btf.format().layout().size() + " kinds)" : "");
-        if (btf.isSplit()) {
-            out.printf("split:         on a base of %d types; own ids %d..%d%n", btf.firstId() - 1, btf.firstId(), btf.typeCount() - 1);
+        Stats stats = Stats.of(in.btf());
+        PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(Streams.out(), StandardCharsets.UTF_8));
+        if (json) {
+            out.print(StatsJsonPrinter.print(stats));
         } else {
-            out.printf("split:         no (standalone)%n");
-        }
-        out.printf("types:         %d%n", btf.ownTypeCount());
-        out.printf("type section:  %d bytes%n", btf.typeSectionBytes());
-        out.printf("string section: %d bytes%n", btf.strings().length());
-        out.printf("%-12s %8s %10s%n", "kind", "types", "bytes");
-        for (int k = 0; k < perKind.length; k++) {
-            if (perKind[k] > 0) {
-                out.printf("%-12s %8d %10d%n", Kind.isKnown(k) ? Kind.name(k) : "kind " + k, perKind[k], bytesPerKind[k]);
-            }
+            out.printf("file:            %s (%s%s)%n", input, in.source().name().toLowerCase(java.util.Locale.ROOT),
+                    in.compression() == null ? "" : ", " + in.compression().label());
+            out.print(StatsTextPrinter.print(stats));
         }
         out.flush();
         return ExitCodes.OK;

@@ -1,0 +1,49 @@
+package io.btfkit.cli;
+
+import io.btfkit.core.Btf;
+import io.btfkit.core.diff.BtfDiff;
+import io.btfkit.core.diff.DiffJsonPrinter;
+import io.btfkit.core.diff.DiffReport;
+import io.btfkit.core.diff.DiffTextPrinter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code btfkit diff}: what changed between two BTFs, type by type, matched by name. */
+@Command(name = "diff", sortOptions = false,
+        description = {"Structural diff by name: types added, removed and changed, with changed members, values and"
+            + " parameters (e.g. what changed between two kernels' vmlinux BTF). Exit 1 when they differ."},
+        footer = {"", "Examples:",
+            "  btfkit diff vmlinux-6.1.0-47.btf vmlinux-6.1.0-56.btf",
+            "  btfkit diff old.ko new.ko --base-a old-vmlinux.btf --base-b new-vmlinux.btf --json"})
+final class DiffCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "A")
+    Path a;
+
+    @Parameters(index = "1", paramLabel = "B")
+    Path b;
+
+    @Option(names = "--base-a", paramLabel = "X", description = "base of A when A is split")
+    Path baseA;
+
+    @Option(names = "--base-b", paramLabel = "Y", description = "base of B when B is split")
+    Path baseB;
+
+    @Option(names = "--json", description = "JSON report (fields documented in docs/DIFF.md)")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        Btf left = Inputs.load(a, Inputs.base(baseA)).btf();
+        Btf right = Inputs.load(b, Inputs.base(baseB)).btf();
+        DiffReport report = BtfDiff.diff(left, right);
+        PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(Streams.out(), StandardCharsets.UTF_8));
+        out.print(json ? DiffJsonPrinter.print(report) : DiffTextPrinter.print(report));
+        out.flush();
+        return report.isEmpty() ? ExitCodes.OK : ExitCodes.FAILED;
+    }
+}
