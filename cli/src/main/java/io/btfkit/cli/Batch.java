@@ -26,6 +26,15 @@ final class Batch {
     }
 
     static int run(String command, List<Path> inputs, Job job, boolean quiet) {
+        return run(command, inputs, job, quiet, false);
+    }
+
+    /**
+     * @param json also print the summary as one JSON object on stdout:
+     *             {@code {"command":..,"inputs":N,"ok":N,"failed":N,"seconds":S,"failures":[{"file":..,"message":..}]}}
+     */
+    static int run(String command, List<Path> inputs, Job job, boolean quiet, boolean json) {
+        java.util.List<String[]> failures = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
         PrintWriter err = Streams.err();
         long t0 = System.nanoTime();
         AtomicInteger done = new AtomicInteger();
@@ -43,14 +52,18 @@ final class Batch {
                     job.run(in);
                 } catch (CommandFailedException e) {
                     failed.incrementAndGet(); // already reported
+                    failures.add(new String[] {in.toString(), "failed (see above)"});
                 } catch (FileException e) {
                     failed.incrementAndGet();
+                    failures.add(new String[] {e.file().toString(), e.getMessage()});
                     progress.message("btfkit: " + e.file() + ": " + e.getMessage());
                 } catch (BtfException e) {
                     failed.incrementAndGet();
+                    failures.add(new String[] {in.toString(), e.getMessage()});
                     progress.message("btfkit: " + in + ": " + e.getMessage());
                 } catch (RuntimeException | OutOfMemoryError e) {
                     failed.incrementAndGet();
+                    failures.add(new String[] {in.toString(), "internal error: " + e});
                     progress.message("btfkit: " + in + ": internal error: " + e);
                 }
                 progress.step(done.incrementAndGet());
@@ -76,6 +89,26 @@ final class Batch {
         int ok = inputs.size() - failed.get();
         err.printf("btfkit: %s: %d ok, %d failed in %.2f s%n", command, ok, failed.get(), secs);
         err.flush();
+        if (json) {
+            io.btfkit.core.json.JsonWriter w = new io.btfkit.core.json.JsonWriter();
+            w.beginObject();
+            w.name("command").value(command);
+            w.name("inputs").value(inputs.size());
+            w.name("ok").value(ok);
+            w.name("failed").value(failed.get());
+            w.name("seconds").number(String.format(java.util.Locale.ROOT, "%.3f", secs));
+            w.name("failures").beginArray();
+            synchronized (failures) {
+                failures.sort(java.util.Comparator.comparing(f -> f[0]));
+                for (String[] f : failures) {
+                    w.beginObject().name("file").value(f[0]).name("message").value(f[1]).endObject();
+                }
+            }
+            w.endArray().endObject();
+            PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(Streams.out(), java.nio.charset.StandardCharsets.UTF_8));
+            out.println(w.toString());
+            out.flush();
+        }
         return failed.get() == 0 ? ExitCodes.OK : ExitCodes.FAILED;
     }
 

@@ -46,8 +46,8 @@ final class DedupCommand implements Callable<Integer> {
     @Option(names = "--in-place", description = "allow OUT to be INPUT")
     boolean inPlace;
 
-    @Option(names = {"-q", "--quiet"}, description = "no progress bar")
-    boolean quiet;
+    @Mixin
+    BatchOptions batch;
 
     @Mixin
     OutputOptions out;
@@ -72,7 +72,7 @@ final class DedupCommand implements Callable<Integer> {
         Outputs.ensureDirectory(outDir);
         return Batch.run("dedup", inputs, in -> dedupOne(in, baseBtf, index,
                 outDir.resolve(out.format == OutputOptions.Format.elf ? Stems.uncompressedName(in)
-                        : Stems.stem(in) + (out.format == OutputOptions.Format.text ? ".txt" : ".btf")), null), quiet);
+                        : Stems.stem(in) + (out.format == OutputOptions.Format.text ? ".txt" : ".btf")), null), batch.quiet, batch.json);
     }
 
     private BaseIndex indexOf(Btf b) {

@@ -42,8 +42,8 @@ final class DistillCommand implements Callable<Integer> {
     @Option(names = "--out-dir", paramLabel = "D", description = "batch mode: D/STEM.split.btf and D/STEM.base.btf")
     Path outDir;
 
-    @Option(names = {"-q", "--quiet"}, description = "no progress bar")
-    boolean quiet;
+    @Mixin
+    BatchOptions batch;
 
     @Mixin
     OutputOptions out;
@@ -75,7 +75,7 @@ final class DistillCommand implements Callable<Integer> {
                 String stem = Stems.stem(in);
                 distillOne(in, full, outDir.resolve(stem + ".split.btf"), outDir.resolve(stem + ".base.btf"));
             }
-        }, quiet);
+        }, batch.quiet, batch.json);
     }
 
     private void distillOne(Path in, Btf full, Path splitOut, Path distBaseOut) {

@@ -48,8 +48,8 @@ final class RelocateCommand implements Callable<Integer> {
     @Option(names = "--out-dir", paramLabel = "DIR", description = "batch mode: DIR/X.btf for each X.split.btf or X")
     Path outDir;
 
-    @Option(names = {"-q", "--quiet"}, description = "no progress bar")
-    boolean quiet;
+    @Mixin
+    BatchOptions batch;
 
     @Mixin
     OutputOptions out;
@@ -78,7 +78,7 @@ final class RelocateCommand implements Callable<Integer> {
             return ExitCodes.OK;
         }
         Outputs.ensureDirectory(outDir);
-        return Batch.run("relocate", inputs, in -> relocateOne(in, shared, index, outDir.resolve(outName(in))), quiet);
+        return Batch.run("relocate", inputs, in -> relocateOne(in, shared, index, outDir.resolve(outName(in))), batch.quiet, batch.json);
     }
 
     private static String outName(Path in) {

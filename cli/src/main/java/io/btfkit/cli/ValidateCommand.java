@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -41,8 +42,8 @@ final class ValidateCommand implements Callable<Integer> {
                 + "write objects); default: ${DEFAULT-VALUE}")
     ProfileName profile;
 
-    @Option(names = {"-q", "--quiet"}, description = "no progress bar")
-    boolean quiet;
+    @Mixin
+    BatchOptions batch;
 
     @Override
     public Integer call() {
@@ -65,7 +66,7 @@ final class ValidateCommand implements Callable<Integer> {
                 }
                 throw new io.btfkit.core.OperationException(findings.size() + " finding(s)");
             }
-        }, quiet);
+        }, batch.quiet, batch.json);
     }
 
     private static List<Finding> check(Path in, Btf baseBtf, Validator.Options opts) {
