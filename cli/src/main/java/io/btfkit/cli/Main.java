@@ -32,6 +32,7 @@ import picocli.CommandLine.Command;
             PermuteCommand.class,
             DiffCommand.class,
             CommandLine.HelpCommand.class,
+            picocli.AutoComplete.GenerateCompletion.class,
         })
 public final class Main implements Runnable {
     @CommandLine.Spec

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs btfkit: the jar, a `btfkit` command on PATH, and bash completion.
+#   ./install.sh [PREFIX]     (default PREFIX: ~/.local; use /usr/local as root)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+prefix="${1:-$HOME/.local}"
+(cd "$here" && mvn -B -q -DskipTests package)
+install -d "$prefix/bin" "$prefix/share/btfkit" "$prefix/share/bash-completion/completions"
+install -m 0644 "$here/cli/target/btfkit.jar" "$prefix/share/btfkit/btfkit.jar"
+cat > "$prefix/bin/btfkit" <<LAUNCHER
+#!/usr/bin/env bash
+exec java -XX:+UseParallelGC -Xss16m -Xshare:auto \${BTFKIT_JAVA_OPTS:-} -jar "$prefix/share/btfkit/btfkit.jar" "\$@"
+LAUNCHER
+chmod 0755 "$prefix/bin/btfkit"
+"$prefix/bin/btfkit" generate-completion > "$prefix/share/bash-completion/completions/btfkit"
+echo "installed $prefix/bin/btfkit ($("$prefix/bin/btfkit" --version | head -1))"
+case ":$PATH:" in *":$prefix/bin:"*) ;; *) echo "add $prefix/bin to PATH" ;; esac
