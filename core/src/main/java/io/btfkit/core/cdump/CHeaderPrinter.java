@@ -32,7 +32,7 @@ import java.nio.charset.StandardCharsets;
  * that point is not retracted.
  */
 public final class CHeaderPrinter {
-    private static final String PROLOGUE = """
+    static final String PROLOGUE = """
             #ifndef __VMLINUX_H__
             #define __VMLINUX_H__
 
@@ -41,7 +41,7 @@ public final class CHeaderPrinter {
             #endif
 
             """;
-    private static final String EPILOGUE = """
+    static final String EPILOGUE = """
             #ifndef BPF_NO_PRESERVE_ACCESS_INDEX
             #pragma clang attribute pop
             #endif
@@ -59,7 +59,7 @@ public final class CHeaderPrinter {
         Naming naming = new Naming(types);
         Layout layout = new Layout(types, pointerSize);
         this.out = new CText(os);
-        Declarator declarator = new Declarator(types, naming, layout, out, options.enumModeAttributes());
+        Declarator declarator = new Declarator(types, naming, layout, out, options.currentLibbpf());
         this.planner = new OrderPlanner(types);
         this.emitter = new DefinitionEmitter(types, naming, declarator, out);
     }

@@ -39,14 +39,14 @@ final class CText {
         return this;
     }
 
-    /** The string at {@code off} of {@code strings}, byte for byte (nothing for an invalid offset). */
+    /** The string at {@code off} of {@code strings}, byte for byte (nothing for an offset out of range). */
     CText name(StringTable strings, int off) {
-        if (!strings.isValid(off)) {
+        if (off < 0 || off >= strings.end()) {
             return this;
         }
         StringTable t = strings.tableOf(off);
         byte[] d = t.bytes();
-        for (int i = t.localIndex(off); d[i] != 0; i++) {
+        for (int i = t.localIndex(off); i < d.length && d[i] != 0; i++) {
             ch(d[i]);
         }
         return this;

@@ -40,7 +40,7 @@ final class Declarator {
     private final Naming naming;
     private final Layout layout;
     private final CText out;
-    private final boolean enumModes;
+    private final boolean currentLibbpf;
     private final long maxPending;
 
     private int[] decl = new int[64];
@@ -49,13 +49,13 @@ final class Declarator {
     private int opTop;
     private String typedefName = "";
 
-    Declarator(Types types, Naming naming, Layout layout, CText out, boolean enumModes) {
+    Declarator(Types types, Naming naming, Layout layout, CText out, boolean currentLibbpf) {
         this.types = types;
         this.strings = types.strings;
         this.naming = naming;
         this.layout = layout;
         this.out = out;
-        this.enumModes = enumModes;
+        this.currentLibbpf = currentLibbpf;
         this.maxPending = 64L * types.count + 1024;
     }
 
@@ -138,7 +138,7 @@ final class Declarator {
             }
         }
         out.ch('\n').indent(lvl).ch('}');
-        if (enumModes) {
+        if (currentLibbpf) {
             enumMode(id, vlen, is64);
         }
     }
@@ -159,6 +159,24 @@ final class Declarator {
             if (fitsIn32) {
                 out.str(" __attribute__((mode(word)))");
             }
+        }
+    }
+
+    /** libbpf ≥ 1.2: gcc's ARM SIMD base types {@code __PolyN_t} get a typedef to a standard type. */
+    void missingAlias(int id) {
+        if (!currentLibbpf) {
+            return;
+        }
+        String name = naming.typeName(id); // libbpf resolves (and counts) the INT's name here
+        String alias = switch (name) {
+            case "__Poly8_t" -> "unsigned char";
+            case "__Poly16_t" -> "unsigned short";
+            case "__Poly64_t" -> "unsigned long long";
+            case "__Poly128_t" -> "unsigned __int128";
+            default -> null;
+        };
+        if (alias != null) {
+            out.str("typedef ").str(alias).ch(' ').str(name).str(";\n\n");
         }
     }
 
@@ -284,7 +302,11 @@ final class Declarator {
                 case Kind.RESTRICT -> out.str(" restrict");
                 case Kind.TYPE_TAG -> {
                     cnt = qualifiers(base, cnt);
-                    out.str(" __attribute__((btf_type_tag(\"").name(strings, types.nameOff(id)).str("\")))");
+                    if (currentLibbpf && types.kflag(id)) {
+                        out.str(" __attribute__((").name(strings, types.nameOff(id)).str("))");
+                    } else {
+                        out.str(" __attribute__((btf_type_tag(\"").name(strings, types.nameOff(id)).str("\")))");
+                    }
                 }
                 case Kind.ARRAY -> {
                     cnt = dropModifiers(base, cnt);
@@ -462,7 +484,7 @@ final class Declarator {
         if (nameRef == TYPEDEF_NAME) {
             return typedefName.isEmpty();
         }
-        return nameRef == 0 || !strings.isValid(nameRef) || strings.isEmptyAt(nameRef);
+        return nameRef <= 0 || nameRef >= strings.end() || strings.isEmptyAt(nameRef);
     }
 
     // ---- stacks ----

@@ -158,6 +158,7 @@ final class DefinitionEmitter {
             }
             default -> { // INT (always defined), FLOAT, FUNC, VAR, DATASEC, DECL_TAG
                 if (kind == Kind.INT) {
+                    declarator.missingAlias(id);
                     state[id] = EMITTED;
                 }
                 sp--;
