@@ -20,6 +20,204 @@ import org.junit.jupiter.api.Test;
  */
 class CHeaderPrinterTest {
 
+    // Inputs of the cases below (also compiled, with layout assertions, by CHeaderCompileTest).
+
+    static final String CYCLES = """
+            [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+            [2] STRUCT 'a' size=16 vlen=2
+            \t'b' type_id=3 bits_offset=0
+            \t'n' type_id=1 bits_offset=64
+            [3] PTR '(anon)' type_id=4
+            [4] STRUCT 'b' size=8 vlen=1
+            \t'a' type_id=5 bits_offset=0
+            [5] PTR '(anon)' type_id=2
+            [6] PTR '(anon)' type_id=7
+            [7] TYPEDEF 'tp' type_id=8
+            [8] STRUCT 'tps' size=16 vlen=2
+            \t'x' type_id=6 bits_offset=0
+            \t'in' type_id=9 bits_offset=64
+            [9] STRUCT 'inner' size=4 vlen=1
+            \t'v' type_id=1 bits_offset=0
+            """;
+
+    static final String BITFIELDS = """
+            [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+            [2] INT 'unsigned char' size=1 bits_offset=0 nr_bits=8 encoding=(none)
+            [3] INT 'long long unsigned int' size=8 bits_offset=0 nr_bits=64 encoding=(none)
+            [4] STRUCT 'bf' size=8 vlen=3
+            \t'x' type_id=1 bits_offset=0 bitfield_size=3
+            \t'y' type_id=1 bits_offset=16 bitfield_size=5
+            \t'z' type_id=1 bits_offset=40 bitfield_size=2
+            [5] STRUCT 'flags' size=16 vlen=4
+            \t'on' type_id=2 bits_offset=0 bitfield_size=1
+            \t'mode' type_id=2 bits_offset=1 bitfield_size=3
+            \t'big' type_id=3 bits_offset=64 bitfield_size=60
+            \t'tail' type_id=2 bits_offset=124 bitfield_size=4
+            """;
+
+    static final String PACKED = """
+            [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+            [2] INT 'char' size=1 bits_offset=0 nr_bits=8 encoding=(none)
+            [3] INT 'long int' size=8 bits_offset=0 nr_bits=64 encoding=SIGNED
+            [4] STRUCT 'tight' size=5 vlen=2
+            \t'a' type_id=1 bits_offset=0
+            \t'b' type_id=2 bits_offset=32
+            [5] STRUCT 'odd' size=9 vlen=2
+            \t'c' type_id=2 bits_offset=0
+            \t'l' type_id=3 bits_offset=8
+            [6] STRUCT 'holder' size=32 vlen=3
+            \t'x' type_id=4 bits_offset=0
+            \t'y' type_id=5 bits_offset=64
+            \t'z' type_id=1 bits_offset=192
+            [7] STRUCT 'aligned' size=64 vlen=2
+            \t'a' type_id=1 bits_offset=0
+            \t'b' type_id=3 bits_offset=128
+            """;
+
+    static final String ANONYMOUS = """
+            [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+            [2] STRUCT 'nest' size=32 vlen=3
+            \t'(anon)' type_id=3 bits_offset=0
+            \t'e' type_id=5 bits_offset=128
+            \t'p' type_id=6 bits_offset=192
+            [3] UNION '(anon)' size=16 vlen=2
+            \t'q' type_id=1 bits_offset=0
+            \t'(anon)' type_id=4 bits_offset=0
+            [4] STRUCT '(anon)' size=16 vlen=2
+            \t'r' type_id=1 bits_offset=0
+            \t's' type_id=8 bits_offset=64
+            [5] ENUM '(anon)' encoding=UNSIGNED size=4 vlen=1
+            \t'E1' val=0
+            [6] PTR '(anon)' type_id=7
+            [7] STRUCT '(anon)' size=4 vlen=1
+            \t'w' type_id=1 bits_offset=0
+            [8] PTR '(anon)' type_id=2
+            [9] TYPEDEF 'anon_t' type_id=10
+            [10] STRUCT '(anon)' size=4 vlen=1
+            \t'v' type_id=11 bits_offset=0
+            [11] TYPEDEF 'late_t' type_id=1
+            [12] ENUM '(anon)' encoding=UNSIGNED size=4 vlen=2
+            \t'TOP_A' val=1
+            \t'TOP_B' val=2
+            """;
+
+    static final String FUNCTIONS = """
+            [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+            [2] INT 'char' size=1 bits_offset=0 nr_bits=8 encoding=(none)
+            [3] FUNC_PROTO '(anon)' ret_type_id=4 vlen=2
+            \t'x' type_id=1
+            \t'(anon)' type_id=0
+            [4] PTR '(anon)' type_id=2
+            [5] PTR '(anon)' type_id=3
+            [6] ARRAY '(anon)' type_id=5 index_type_id=1 nr_elems=4
+            [7] TYPEDEF 'fnarr_t' type_id=6
+            [8] FUNC_PROTO '(anon)' ret_type_id=5 vlen=0
+            [9] PTR '(anon)' type_id=8
+            [10] STRUCT 'fp' size=64 vlen=5
+            \t'f' type_id=6 bits_offset=0
+            \t'g' type_id=9 bits_offset=256
+            \t'h' type_id=12 bits_offset=320
+            \t'm' type_id=14 bits_offset=384
+            \t'cb' type_id=16 bits_offset=448
+            [11] CONST '(anon)' type_id=1
+            [12] ARRAY '(anon)' type_id=11 index_type_id=1 nr_elems=2
+            [13] ARRAY '(anon)' type_id=2 index_type_id=1 nr_elems=3
+            [14] ARRAY '(anon)' type_id=13 index_type_id=1 nr_elems=2
+            [15] FUNC_PROTO '(anon)' ret_type_id=0 vlen=2
+            \t'(anon)' type_id=18
+            \t'fn' type_id=5
+            [16] PTR '(anon)' type_id=15
+            [17] ARRAY '(anon)' type_id=1 index_type_id=1 nr_elems=8
+            [18] PTR '(anon)' type_id=17
+            [19] VOLATILE '(anon)' type_id=3
+            [20] PTR '(anon)' type_id=19
+            [21] TYPEDEF 'volfp' type_id=20
+            [22] FUNC_PROTO '(anon)' ret_type_id=1 vlen=1
+            \t'(anon)' type_id=0
+            [23] TYPEDEF 'noargs_t' type_id=22
+            """;
+
+    static final String ENUMS = """
+            [1] ENUM 'state' encoding=SIGNED size=4 vlen=3
+            \t'S_NEG' val=-1
+            \t'S_ZERO' val=0
+            \t'S_MAX' val=2147483647
+            [2] ENUM 'uflags' encoding=UNSIGNED size=4 vlen=2
+            \t'U_LOW' val=1
+            \t'U_HIGH' val=4294967295
+            [3] ENUM64 'wide' encoding=UNSIGNED size=8 vlen=2
+            \t'W_SMALL' val=5
+            \t'W_BIG' val=18446744073709551615
+            [4] ENUM64 'swide' encoding=SIGNED size=8 vlen=2
+            \t'SW_MIN' val=-9223372036854775808
+            \t'SW_BIG' val=4886718345
+            [5] ENUM 'hint' encoding=UNSIGNED size=1 vlen=2
+            \t'H_NONE' val=0
+            \t'H_SHORT' val=1
+            [6] ENUM64 'fits32' encoding=UNSIGNED size=8 vlen=1
+            \t'F_ONE' val=1
+            [7] ENUM 'decl' encoding=UNSIGNED size=4 vlen=0
+            [8] FLOAT 'double' size=8
+            [9] STRUCT 'uses' size=32 vlen=4
+            \t'h' type_id=5 bits_offset=0
+            \t'd' type_id=10 bits_offset=64
+            \t'w' type_id=3 bits_offset=128
+            \t'x' type_id=8 bits_offset=192
+            [10] PTR '(anon)' type_id=7
+            """;
+
+    static final String QUALIFIERS = """
+            [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+            [2] INT 'char' size=1 bits_offset=0 nr_bits=8 encoding=(none)
+            [3] PTR '(anon)' type_id=2
+            [4] RESTRICT '(anon)' type_id=3
+            [5] CONST '(anon)' type_id=4
+            [6] PTR '(anon)' type_id=5
+            [7] VOLATILE '(anon)' type_id=6
+            [8] TYPE_TAG 'user' type_id=1
+            [9] PTR '(anon)' type_id=8
+            [10] CONST '(anon)' type_id=1
+            [11] VOLATILE '(anon)' type_id=10
+            [12] PTR '(anon)' type_id=11
+            [13] STRUCT 'mods' size=24 vlen=3
+            \t'a' type_id=7 bits_offset=0
+            \t'b' type_id=9 bits_offset=64
+            \t'c' type_id=12 bits_offset=128
+            [14] FUNC_PROTO '(anon)' ret_type_id=1 vlen=1
+            \t'm' type_id=15
+            [15] PTR '(anon)' type_id=13
+            [16] FUNC 'use_mods' type_id=14 linkage=global
+            [17] VAR 'counter' type_id=1, linkage=global
+            [18] DATASEC '.data' size=4 vlen=1
+            \ttype_id=17 offset=0 size=4
+            [19] DECL_TAG 'tag' type_id=13 component_idx=-1
+            [20] TYPEDEF '__builtin_va_list' type_id=3
+            [21] TYPEDEF '__gnuc_va_list' type_id=0
+            [22] TYPEDEF 'va_list' type_id=20
+            """;
+
+    static final String NAMES = """
+            [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+            [2] FWD 'foo' fwd_kind=struct
+            [3] STRUCT 'foo' size=4 vlen=1
+            \t'a' type_id=1 bits_offset=0
+            [4] STRUCT 'foo' size=8 vlen=2
+            \t'a' type_id=1 bits_offset=0
+            \t'b' type_id=1 bits_offset=32
+            [5] PTR '(anon)' type_id=2
+            [6] STRUCT 'bar' size=16 vlen=2
+            \t'p' type_id=5 bits_offset=0
+            \t'q' type_id=4 bits_offset=64
+            [7] ENUM 'foo' encoding=UNSIGNED size=4 vlen=1
+            \t'X' val=1
+            [8] TYPEDEF 'A' type_id=1
+            [9] TYPEDEF 'A' type_id=1
+            [10] ENUM '(anon)' encoding=SIGNED size=4 vlen=2
+            \t'A' val=-1
+            \t'X' val=2
+            [11] FWD 'foo' fwd_kind=union
+            """;
+
     /** The header body for {@code text} with the default (bpftool 7.1) options. */
     static String body(String text) {
         return body(RawTextParser.parse(text, null), CHeaderOptions.DEFAULT);
@@ -66,23 +264,7 @@ class CHeaderPrinterTest {
             \tstruct inner in;
             };
 
-            """, body("""
-            [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
-            [2] STRUCT 'a' size=16 vlen=2
-            \t'b' type_id=3 bits_offset=0
-            \t'n' type_id=1 bits_offset=64
-            [3] PTR '(anon)' type_id=4
-            [4] STRUCT 'b' size=8 vlen=1
-            \t'a' type_id=5 bits_offset=0
-            [5] PTR '(anon)' type_id=2
-            [6] PTR '(anon)' type_id=7
-            [7] TYPEDEF 'tp' type_id=8
-            [8] STRUCT 'tps' size=16 vlen=2
-            \t'x' type_id=6 bits_offset=0
-            \t'in' type_id=9 bits_offset=64
-            [9] STRUCT 'inner' size=4 vlen=1
-            \t'v' type_id=1 bits_offset=0
-            """));
+            """, body(CYCLES));
     }
 
     /**
@@ -109,20 +291,7 @@ class CHeaderPrinterTest {
             \tunsigned char tail: 4;
             };
 
-            """, body("""
-            [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
-            [2] INT 'unsigned char' size=1 bits_offset=0 nr_bits=8 encoding=(none)
-            [3] INT 'long long unsigned int' size=8 bits_offset=0 nr_bits=64 encoding=(none)
-            [4] STRUCT 'bf' size=8 vlen=3
-            \t'x' type_id=1 bits_offset=0 bitfield_size=3
-            \t'y' type_id=1 bits_offset=16 bitfield_size=5
-            \t'z' type_id=1 bits_offset=40 bitfield_size=2
-            [5] STRUCT 'flags' size=16 vlen=4
-            \t'on' type_id=2 bits_offset=0 bitfield_size=1
-            \t'mode' type_id=2 bits_offset=1 bitfield_size=3
-            \t'big' type_id=3 bits_offset=64 bitfield_size=60
-            \t'tail' type_id=2 bits_offset=124 bitfield_size=4
-            """));
+            """, body(BITFIELDS));
     }
 
     /**
@@ -162,24 +331,7 @@ class CHeaderPrinterTest {
             \tlong: 64;
             };
 
-            """, body("""
-            [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
-            [2] INT 'char' size=1 bits_offset=0 nr_bits=8 encoding=(none)
-            [3] INT 'long int' size=8 bits_offset=0 nr_bits=64 encoding=SIGNED
-            [4] STRUCT 'tight' size=5 vlen=2
-            \t'a' type_id=1 bits_offset=0
-            \t'b' type_id=2 bits_offset=32
-            [5] STRUCT 'odd' size=9 vlen=2
-            \t'c' type_id=2 bits_offset=0
-            \t'l' type_id=3 bits_offset=8
-            [6] STRUCT 'holder' size=32 vlen=3
-            \t'x' type_id=4 bits_offset=0
-            \t'y' type_id=5 bits_offset=64
-            \t'z' type_id=1 bits_offset=192
-            [7] STRUCT 'aligned' size=64 vlen=2
-            \t'a' type_id=1 bits_offset=0
-            \t'b' type_id=3 bits_offset=128
-            """));
+            """, body(PACKED));
     }
 
     /**
@@ -216,32 +368,7 @@ class CHeaderPrinterTest {
             \tTOP_B = 2,
             };
 
-            """, body("""
-            [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
-            [2] STRUCT 'nest' size=32 vlen=3
-            \t'(anon)' type_id=3 bits_offset=0
-            \t'e' type_id=5 bits_offset=128
-            \t'p' type_id=6 bits_offset=192
-            [3] UNION '(anon)' size=16 vlen=2
-            \t'q' type_id=1 bits_offset=0
-            \t'(anon)' type_id=4 bits_offset=0
-            [4] STRUCT '(anon)' size=16 vlen=2
-            \t'r' type_id=1 bits_offset=0
-            \t's' type_id=8 bits_offset=64
-            [5] ENUM '(anon)' encoding=UNSIGNED size=4 vlen=1
-            \t'E1' val=0
-            [6] PTR '(anon)' type_id=7
-            [7] STRUCT '(anon)' size=4 vlen=1
-            \t'w' type_id=1 bits_offset=0
-            [8] PTR '(anon)' type_id=2
-            [9] TYPEDEF 'anon_t' type_id=10
-            [10] STRUCT '(anon)' size=4 vlen=1
-            \t'v' type_id=11 bits_offset=0
-            [11] TYPEDEF 'late_t' type_id=1
-            [12] ENUM '(anon)' encoding=UNSIGNED size=4 vlen=2
-            \t'TOP_A' val=1
-            \t'TOP_B' val=2
-            """));
+            """, body(ANONYMOUS));
     }
 
     /**
@@ -265,41 +392,7 @@ class CHeaderPrinterTest {
 
             typedef int noargs_t(void);
 
-            """, body("""
-            [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
-            [2] INT 'char' size=1 bits_offset=0 nr_bits=8 encoding=(none)
-            [3] FUNC_PROTO '(anon)' ret_type_id=4 vlen=2
-            \t'x' type_id=1
-            \t'(anon)' type_id=0
-            [4] PTR '(anon)' type_id=2
-            [5] PTR '(anon)' type_id=3
-            [6] ARRAY '(anon)' type_id=5 index_type_id=1 nr_elems=4
-            [7] TYPEDEF 'fnarr_t' type_id=6
-            [8] FUNC_PROTO '(anon)' ret_type_id=5 vlen=0
-            [9] PTR '(anon)' type_id=8
-            [10] STRUCT 'fp' size=64 vlen=5
-            \t'f' type_id=6 bits_offset=0
-            \t'g' type_id=9 bits_offset=256
-            \t'h' type_id=12 bits_offset=320
-            \t'm' type_id=14 bits_offset=384
-            \t'cb' type_id=16 bits_offset=448
-            [11] CONST '(anon)' type_id=1
-            [12] ARRAY '(anon)' type_id=11 index_type_id=1 nr_elems=2
-            [13] ARRAY '(anon)' type_id=2 index_type_id=1 nr_elems=3
-            [14] ARRAY '(anon)' type_id=13 index_type_id=1 nr_elems=2
-            [15] FUNC_PROTO '(anon)' ret_type_id=0 vlen=2
-            \t'(anon)' type_id=18
-            \t'fn' type_id=5
-            [16] PTR '(anon)' type_id=15
-            [17] ARRAY '(anon)' type_id=1 index_type_id=1 nr_elems=8
-            [18] PTR '(anon)' type_id=17
-            [19] VOLATILE '(anon)' type_id=3
-            [20] PTR '(anon)' type_id=19
-            [21] TYPEDEF 'volfp' type_id=20
-            [22] FUNC_PROTO '(anon)' ret_type_id=1 vlen=1
-            \t'(anon)' type_id=0
-            [23] TYPEDEF 'noargs_t' type_id=22
-            """));
+            """, body(FUNCTIONS));
     }
 
     /**
@@ -348,34 +441,7 @@ class CHeaderPrinterTest {
             \tdouble x;
             };
 
-            """, body("""
-            [1] ENUM 'state' encoding=SIGNED size=4 vlen=3
-            \t'S_NEG' val=-1
-            \t'S_ZERO' val=0
-            \t'S_MAX' val=2147483647
-            [2] ENUM 'uflags' encoding=UNSIGNED size=4 vlen=2
-            \t'U_LOW' val=1
-            \t'U_HIGH' val=4294967295
-            [3] ENUM64 'wide' encoding=UNSIGNED size=8 vlen=2
-            \t'W_SMALL' val=5
-            \t'W_BIG' val=18446744073709551615
-            [4] ENUM64 'swide' encoding=SIGNED size=8 vlen=2
-            \t'SW_MIN' val=-9223372036854775808
-            \t'SW_BIG' val=4886718345
-            [5] ENUM 'hint' encoding=UNSIGNED size=1 vlen=2
-            \t'H_NONE' val=0
-            \t'H_SHORT' val=1
-            [6] ENUM64 'fits32' encoding=UNSIGNED size=8 vlen=1
-            \t'F_ONE' val=1
-            [7] ENUM 'decl' encoding=UNSIGNED size=4 vlen=0
-            [8] FLOAT 'double' size=8
-            [9] STRUCT 'uses' size=32 vlen=4
-            \t'h' type_id=5 bits_offset=0
-            \t'd' type_id=10 bits_offset=64
-            \t'w' type_id=3 bits_offset=128
-            \t'x' type_id=8 bits_offset=192
-            [10] PTR '(anon)' type_id=7
-            """));
+            """, body(ENUMS));
     }
 
     /**
@@ -395,35 +461,7 @@ class CHeaderPrinterTest {
 
             typedef __builtin_va_list va_list;
 
-            """, body("""
-            [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
-            [2] INT 'char' size=1 bits_offset=0 nr_bits=8 encoding=(none)
-            [3] PTR '(anon)' type_id=2
-            [4] RESTRICT '(anon)' type_id=3
-            [5] CONST '(anon)' type_id=4
-            [6] PTR '(anon)' type_id=5
-            [7] VOLATILE '(anon)' type_id=6
-            [8] TYPE_TAG 'user' type_id=1
-            [9] PTR '(anon)' type_id=8
-            [10] CONST '(anon)' type_id=1
-            [11] VOLATILE '(anon)' type_id=10
-            [12] PTR '(anon)' type_id=11
-            [13] STRUCT 'mods' size=24 vlen=3
-            \t'a' type_id=7 bits_offset=0
-            \t'b' type_id=9 bits_offset=64
-            \t'c' type_id=12 bits_offset=128
-            [14] FUNC_PROTO '(anon)' ret_type_id=1 vlen=1
-            \t'm' type_id=15
-            [15] PTR '(anon)' type_id=13
-            [16] FUNC 'use_mods' type_id=14 linkage=global
-            [17] VAR 'counter' type_id=1, linkage=global
-            [18] DATASEC '.data' size=4 vlen=1
-            \ttype_id=17 offset=0 size=4
-            [19] DECL_TAG 'tag' type_id=13 component_idx=-1
-            [20] TYPEDEF '__builtin_va_list' type_id=3
-            [21] TYPEDEF '__gnuc_va_list' type_id=0
-            [22] TYPEDEF 'va_list' type_id=20
-            """));
+            """, body(QUALIFIERS));
     }
 
     /**
@@ -464,27 +502,7 @@ class CHeaderPrinterTest {
 
             union foo;
 
-            """, body("""
-            [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
-            [2] FWD 'foo' fwd_kind=struct
-            [3] STRUCT 'foo' size=4 vlen=1
-            \t'a' type_id=1 bits_offset=0
-            [4] STRUCT 'foo' size=8 vlen=2
-            \t'a' type_id=1 bits_offset=0
-            \t'b' type_id=1 bits_offset=32
-            [5] PTR '(anon)' type_id=2
-            [6] STRUCT 'bar' size=16 vlen=2
-            \t'p' type_id=5 bits_offset=0
-            \t'q' type_id=4 bits_offset=64
-            [7] ENUM 'foo' encoding=UNSIGNED size=4 vlen=1
-            \t'X' val=1
-            [8] TYPEDEF 'A' type_id=1
-            [9] TYPEDEF 'A' type_id=1
-            [10] ENUM '(anon)' encoding=SIGNED size=4 vlen=2
-            \t'A' val=-1
-            \t'X' val=2
-            [11] FWD 'foo' fwd_kind=union
-            """));
+            """, body(NAMES));
     }
 
     @Test
