@@ -33,9 +33,20 @@ final class CText {
 
     /** A string of chars 0-255, one byte each (names are held this way, see {@link Naming}). */
     CText str(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            ch(s.charAt(i));
+        int len = s.length();
+        if (len > buf.length - n) {
+            drain();
+            if (len > buf.length) {
+                for (int i = 0; i < len; i++) {
+                    ch(s.charAt(i));
+                }
+                return this;
+            }
         }
+        for (int i = 0; i < len; i++) {
+            buf[n + i] = (byte) s.charAt(i);
+        }
+        n += len;
         return this;
     }
 

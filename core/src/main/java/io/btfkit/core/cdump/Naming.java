@@ -27,12 +27,14 @@ final class Naming {
 
     private final Types types;
     private final String[] resolved;
-    private final Object2IntOpenHashMap<String> tags = new Object2IntOpenHashMap<>();
-    private final Object2IntOpenHashMap<String> idents = new Object2IntOpenHashMap<>();
+    private final Object2IntOpenHashMap<String> tags;
+    private final Object2IntOpenHashMap<String> idents;
 
     Naming(Types types) {
         this.types = types;
         this.resolved = new String[types.count];
+        this.tags = new Object2IntOpenHashMap<>(types.count / 4);
+        this.idents = new Object2IntOpenHashMap<>(types.count / 4);
     }
 
     /** The tag name of a struct, union, enum or FWD ("" when anonymous). */
