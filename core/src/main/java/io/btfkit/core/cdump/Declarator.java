@@ -3,6 +3,7 @@ package io.btfkit.core.cdump;
 import io.btfkit.core.Kind;
 import io.btfkit.core.OperationException;
 import io.btfkit.core.StringTable;
+import java.util.Arrays;
 
 /**
  * Writes C declarations of BTF types: struct, union, enum and typedef definitions, and the
@@ -491,7 +492,7 @@ final class Declarator {
 
     private void pushChain(int id) {
         if (declTop == decl.length) {
-            decl = java.util.Arrays.copyOf(decl, declTop * 2);
+            decl = Arrays.copyOf(decl, declTop * 2);
         }
         decl[declTop++] = id;
     }
@@ -528,7 +529,7 @@ final class Declarator {
             if (opTop > maxPending) {
                 throw new OperationException("declaration nested too deeply to print (a type loop?)");
             }
-            ops = java.util.Arrays.copyOf(ops, opTop * 2);
+            ops = Arrays.copyOf(ops, opTop * 2);
         }
         ops[opTop++] = v;
     }

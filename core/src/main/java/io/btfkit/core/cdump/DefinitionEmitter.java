@@ -2,6 +2,7 @@ package io.btfkit.core.cdump;
 
 import io.btfkit.core.Kind;
 import io.btfkit.core.OperationException;
+import java.util.Arrays;
 
 /**
  * Prints the top-level C declarations for one ordered definition: first whatever its members
@@ -198,10 +199,10 @@ final class DefinitionEmitter {
     private void push(int id, int cont) {
         if (sp == fId.length) {
             int n = sp * 2;
-            fId = java.util.Arrays.copyOf(fId, n);
-            fCont = java.util.Arrays.copyOf(fCont, n);
-            fPhase = java.util.Arrays.copyOf(fPhase, n);
-            fIdx = java.util.Arrays.copyOf(fIdx, n);
+            fId = Arrays.copyOf(fId, n);
+            fCont = Arrays.copyOf(fCont, n);
+            fPhase = Arrays.copyOf(fPhase, n);
+            fIdx = Arrays.copyOf(fIdx, n);
         }
         fId[sp] = id;
         fCont[sp] = cont;

@@ -2,6 +2,7 @@ package io.btfkit.core.cdump;
 
 import io.btfkit.core.Kind;
 import io.btfkit.core.OperationException;
+import java.util.Arrays;
 
 /**
  * Struct layout facts the C text must reproduce, computed from BTF alone as libbpf does:
@@ -134,7 +135,7 @@ final class Layout {
 
     private int push(int sp, int id) {
         if (sp + 3 > stack.length) {
-            stack = java.util.Arrays.copyOf(stack, stack.length * 2);
+            stack = Arrays.copyOf(stack, stack.length * 2);
         }
         stack[sp] = id;
         stack[sp + 1] = 0;

@@ -3,6 +3,7 @@ package io.btfkit.core.cdump;
 import io.btfkit.core.Kind;
 import io.btfkit.core.OperationException;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
+import java.util.Arrays;
 
 /**
  * Decides which definitions a root type needs and in which order, so that C sees every
@@ -18,8 +19,11 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
  * structs are fine: the emitter will print a forward declaration.
  *
  * <pre>
- * [1] STRUCT 'a' size=8 vlen=1  'b' type_id=2 (PTR to [3])   queue for [1]: a      (b via pointer: weak)
- * [3] STRUCT 'b' size=8 vlen=1  'a' type_id=1 (by value)     queue for [3]: b      (a already ordered)
+ * [1] STRUCT 'a' size=8 vlen=1           order(1) = [1]: b is reached through a pointer
+ * 	'pb' type_id=2 bits_offset=0        (weak), a forward declaration of b will do
+ * [2] PTR '(anon)' type_id=3
+ * [3] STRUCT 'b' size=8 vlen=1           order(3) = [3]: a, embedded (strong), is complete
+ * 	'a' type_id=1 bits_offset=0
  * </pre>
  *
  * <p>Iterative (an explicit stack), so long chains of pointers or typedefs cannot overflow
@@ -62,7 +66,7 @@ final class OrderPlanner {
         this.types = types;
         this.state = new byte[types.count];
         this.pathMark = new int[types.count];
-        java.util.Arrays.fill(pathMark, -1);
+        Arrays.fill(pathMark, -1);
         this.referenced = new boolean[types.count];
         state[0] = ORDERED;
         for (int id = 1; id < types.count; id++) {
@@ -211,12 +215,12 @@ final class OrderPlanner {
     private void push(int id, boolean throughPtr) {
         if (sp == fId.length) {
             int n = sp * 2;
-            fId = java.util.Arrays.copyOf(fId, n);
-            fPhase = java.util.Arrays.copyOf(fPhase, n);
-            fIdx = java.util.Arrays.copyOf(fIdx, n);
-            fPtr = java.util.Arrays.copyOf(fPtr, n);
-            fStrong = java.util.Arrays.copyOf(fStrong, n);
-            fSaved = java.util.Arrays.copyOf(fSaved, n);
+            fId = Arrays.copyOf(fId, n);
+            fPhase = Arrays.copyOf(fPhase, n);
+            fIdx = Arrays.copyOf(fIdx, n);
+            fPtr = Arrays.copyOf(fPtr, n);
+            fStrong = Arrays.copyOf(fStrong, n);
+            fSaved = Arrays.copyOf(fSaved, n);
         }
         fId[sp] = id;
         fPhase[sp] = ENTER;

@@ -13,14 +13,12 @@ import io.btfkit.core.TypeRefs;
  * reads any type, base or split, with one array index. Id 0 is void (kind UNKN, no name).
  */
 final class Types {
-    final Btf btf;
     final StringTable strings;
     final int count;
     private final int[] w;
     private final int[] st;
 
     Types(Btf btf) {
-        this.btf = btf;
         this.strings = btf.strings();
         this.count = btf.typeCount();
         int depth = 0;
@@ -55,14 +53,6 @@ final class Types {
                 throw new OperationException("type [" + id + "]: kind " + kind(id) + " cannot be printed as C");
             }
         }
-    }
-
-    int start(int id) {
-        return st[id];
-    }
-
-    int[] words() {
-        return w;
     }
 
     int kind(int id) {

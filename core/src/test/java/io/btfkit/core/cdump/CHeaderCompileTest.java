@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntPredicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,7 +63,7 @@ class CHeaderCompileTest {
      * Header and assertions for the structs {@code select} picks, minus those embedding an
      * enum the options cannot size (and, when {@code foreignTarget}, a va_list).
      */
-    private Path asserts(String name, Btf btf, CHeaderOptions options, java.util.function.IntPredicate select,
+    private Path asserts(String name, Btf btf, CHeaderOptions options, IntPredicate select,
                          boolean foreignTarget) {
         Path header = write(name + ".h", btf, options);
         LayoutAsserts a = new LayoutAsserts(btf, header.getFileName().toString());
@@ -82,7 +83,7 @@ class CHeaderCompileTest {
         return writeText(name + "-layout.c", a.source());
     }
 
-    private java.util.function.IntPredicate vmlinuxSelection(Btf btf) {
+    private IntPredicate vmlinuxSelection(Btf btf) {
         int[] n = {0};
         return id -> ALWAYS.contains(btf.name(id)) || n[0]++ % VMLINUX_STRIDE == 0;
     }
@@ -100,8 +101,8 @@ class CHeaderCompileTest {
     @Test
     void vmlinux618WithCurrentLibbpfLaysOutEnumsOfEverySize() {
         Btf btf = BtfReader.read(TestData.bytes(TestData.vmlinux618()));
-        java.util.function.IntPredicate oddEnums = id -> LayoutAsserts.embeds(btf, id, e -> LayoutAsserts.oddSizedEnum(btf, e));
-        java.util.function.IntPredicate select = vmlinuxSelection(btf).or(oddEnums);
+        IntPredicate oddEnums = id -> LayoutAsserts.embeds(btf, id, e -> LayoutAsserts.oddSizedEnum(btf, e));
+        IntPredicate select = vmlinuxSelection(btf).or(oddEnums);
         CCompiler.gcc(List.of()).assertCompiles(asserts("vmlinux-current", btf, CHeaderOptions.CURRENT_LIBBPF, select, false));
         CCompiler.clang("bpf").assertCompiles(asserts("vmlinux-current-bpf", btf, CHeaderOptions.CURRENT_LIBBPF, select, true));
     }

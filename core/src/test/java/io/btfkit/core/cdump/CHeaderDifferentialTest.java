@@ -2,6 +2,7 @@ package io.btfkit.core.cdump;
 
 import io.btfkit.core.Btf;
 import io.btfkit.core.BtfWriter;
+import io.btfkit.core.TestData;
 import io.btfkit.core.text.RawTextParser;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -33,7 +34,7 @@ class CHeaderDifferentialTest {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            byte[] expected = io.btfkit.core.TestData.run(List.of(bpftool.toString(), "btf", "dump", "file", file.toString(),
+            byte[] expected = TestData.run(List.of(bpftool.toString(), "btf", "dump", "file", file.toString(),
                     "format", "c"));
             CHeaderRealDataTest.assertSameText(expected, CHeaderRealDataTest.header(btf, CHeaderOptions.DEFAULT),
                     "seed " + seed + ":\n" + text);

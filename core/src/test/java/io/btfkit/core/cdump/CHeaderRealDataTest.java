@@ -11,6 +11,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
@@ -51,7 +52,7 @@ class CHeaderRealDataTest {
 
     /** Equal bytes, reporting the first differing line rather than two 5 MB arrays. */
     static void assertSameText(byte[] expected, byte[] actual, String what) {
-        if (java.util.Arrays.equals(expected, actual)) {
+        if (Arrays.equals(expected, actual)) {
             return;
         }
         String[] e = new String(expected, StandardCharsets.ISO_8859_1).split("\n", -1);

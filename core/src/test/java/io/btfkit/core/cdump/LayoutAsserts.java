@@ -2,6 +2,8 @@ package io.btfkit.core.cdump;
 
 import io.btfkit.core.Btf;
 import io.btfkit.core.Kind;
+import java.util.ArrayDeque;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.IntPredicate;
@@ -73,8 +75,8 @@ final class LayoutAsserts {
      * qualifiers, arrays and nested members), a type matching {@code p}.
      */
     static boolean embeds(Btf btf, int id, IntPredicate p) {
-        java.util.BitSet seen = new java.util.BitSet();
-        java.util.ArrayDeque<Integer> work = new java.util.ArrayDeque<>();
+        BitSet seen = new BitSet();
+        ArrayDeque<Integer> work = new ArrayDeque<>();
         work.push(id);
         while (!work.isEmpty()) {
             int t = work.pop();
