@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.IntPredicate;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -128,9 +129,11 @@ class CHeaderCompileTest {
     /** A module's header without its base holds every base type the module needs. */
     @Test
     void goldenModulesAloneCompile() {
+        List<String> modules = TestData.goldenModules();
+        Assumptions.assumeFalse(modules.isEmpty(), "skipped: golden modules not available");
         CCompiler gcc = CCompiler.gcc(List.of());
         CCompiler clang = CCompiler.clang("bpf");
-        for (String module : TestData.goldenModules()) {
+        for (String module : modules) {
             Btf btf = CSamples.goldenModule(module);
             gcc.assertCompiles(write(module + ".h", btf, CHeaderOptions.DEFAULT));
             clang.assertCompiles(write(module + "-bpf.h", btf, CHeaderOptions.DEFAULT));
