@@ -172,7 +172,7 @@ public final class Deduplicator {
             }
         });
         PartitionRun run = PartitionRun.partition(Arrays.asList(graphs), null, baseLayer,
-                new PartitionRun.Cross(real, targets));
+                new PartitionRun.Cross(real, real, targets));
         int[] cls = new int[n];
         for (int p = 0; p + 1 < parts.length; p++) {
             for (int i = parts[p]; i < parts[p + 1]; i++) {

@@ -83,10 +83,17 @@ final class Definitions {
         int[] baseDef = base == null ? null : base.definitions.baseDefOfId();
         WorkGraph[] graphs = new WorkGraph[parts];
         java.util.BitSet[] roots = new java.util.BitSet[parts];
+        int[] real = new int[parts];
+        int[] ownCount = new int[parts];
+        int[][] targets = new int[parts][];
         java.util.stream.IntStream.range(0, parts).parallel().forEach(p -> {
             int a = partStart[p];
             int b = partStart[p + 1];
-            graphs[p] = cutGraph(words, starts, first, a, b, base, baseDef);
+            it.unimi.dsi.fastutil.ints.IntArrayList cross = new it.unimi.dsi.fastutil.ints.IntArrayList();
+            graphs[p] = cutGraph(words, starts, first, a, b, base, baseDef, cross);
+            real[p] = graphs[p].size() - cross.size();
+            ownCount[p] = b - a;
+            targets[p] = cross.toIntArray();
             java.util.BitSet r = new java.util.BitSet(b - a);
             for (int i = a; i < b; i++) {
                 int info = words[starts[i] + 1];
@@ -99,7 +106,7 @@ final class Definitions {
             roots[p] = r;
         });
         PartitionRun run = PartitionRun.partition(java.util.Arrays.asList(graphs), java.util.Arrays.asList(roots),
-                base == null ? null : base.definitions.table);
+                base == null ? null : base.definitions.table, new PartitionRun.Cross(real, ownCount, targets));
         return new Definitions(run, first, starts.length - 1, partStart, baseDef);
     }
 
@@ -107,7 +114,8 @@ final class Definitions {
      * The cut graph of own nodes {@code [a, b)}: their words with every reference to a named
      * tag replaced by an atom for (name, tag kind), atoms numbered after the part's nodes.
      */
-    private static WorkGraph cutGraph(int[] words, int[] starts, int first, int a, int b, BaseIndex base, int[] baseDef) {
+    private static WorkGraph cutGraph(int[] words, int[] starts, int first, int a, int b, BaseIndex base, int[] baseDef,
+                                      it.unimi.dsi.fastutil.ints.IntArrayList crossTargets) {
         int from = starts[a];
         int n = b - a;
         int[] cut = java.util.Arrays.copyOfRange(words, from, starts[b]);
@@ -121,6 +129,8 @@ final class Definitions {
         int[] baseWords = base == null ? null : base.base().words();
         int[] baseStarts = base == null ? null : base.base().starts();
         int partFirst = first + a;
+        it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap crossOf = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap();
+        crossOf.defaultReturnValue(-1);
         for (int i = 0; i < n; i++) {
             int s = local[i];
             int count = TypeRefs.typeIdCount(cut, s);
@@ -142,6 +152,16 @@ final class Definitions {
                     name = words[rs];
                 }
                 if (tag < 0) {
+                    if (ref >= first && (ref < partFirst || ref >= partFirst + n)) {
+                        // a type of another part (the first input of a standalone merge)
+                        int ph = crossOf.get(ref);
+                        if (ph < 0) {
+                            ph = crossTargets.size();
+                            crossOf.put(ref, ph);
+                            crossTargets.add(ref);
+                        }
+                        cut[slot] = -1 - ph; // numbered after the atoms below
+                    }
                     continue;
                 }
                 long key = ((long) name << 2) | tag;
@@ -156,8 +176,22 @@ final class Definitions {
             }
         }
         int atoms = atomKeys.size() / 2;
-        int[] allWords = java.util.Arrays.copyOf(cut, cut.length + 3 * atoms);
-        int[] allStarts = java.util.Arrays.copyOf(local, n + atoms + 1);
+        int ph = crossTargets.size();
+        if (ph > 0) {
+            // placeholders come last (PartitionRun expects them after every real node)
+            for (int i = 0; i < n; i++) {
+                int s = local[i];
+                int count = TypeRefs.typeIdCount(cut, s);
+                for (int k = 0; k < count; k++) {
+                    int slot = TypeRefs.typeIdSlot(cut, s, k);
+                    if (cut[slot] < 0) {
+                        cut[slot] = partFirst + n + atoms + (-1 - cut[slot]);
+                    }
+                }
+            }
+        }
+        int[] allWords = java.util.Arrays.copyOf(cut, cut.length + 3 * (atoms + ph));
+        int[] allStarts = java.util.Arrays.copyOf(local, n + atoms + ph + 1);
         for (int at = 0; at < atoms; at++) {
             int w = cut.length + 3 * at;
             allStarts[n + at] = w;
@@ -166,7 +200,12 @@ final class Definitions {
             allWords[w + 1] = tag == TAG_ENUM ? Kind.info(Kind.ENUM, 0, false) : Kind.info(Kind.FWD, 0, tag == TAG_UNION);
             allWords[w + 2] = 0;
         }
-        allStarts[n + atoms] = allWords.length;
+        for (int k = 0; k < ph; k++) {
+            int w = cut.length + 3 * (atoms + k);
+            allStarts[n + atoms + k] = w;
+            allWords[w + 1] = Kind.info(PartGraph.PLACEHOLDER_KIND, 0, false);
+        }
+        allStarts[n + atoms + ph] = allWords.length;
         return new WorkGraph(allWords, allStarts, partFirst, baseDef);
     }
 

@@ -14,7 +14,7 @@ import java.util.Arrays;
  */
 record PartGraph(WorkGraph graph, int[] targets) {
     /** A kind btfkit does not know: no references, never equal to another node. */
-    private static final int PLACEHOLDER_KIND = 0x7f;
+    static final int PLACEHOLDER_KIND = 0x7f;
 
     static PartGraph of(Merger.Merged m, int a, int b, int[] extClass) {
         int first = m.firstId;

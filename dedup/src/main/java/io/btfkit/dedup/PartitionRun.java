@@ -37,11 +37,12 @@ final class PartitionRun {
     /**
      * References between parts: in part {@code p}, own nodes from {@code cross.realCount[p]}
      * on are placeholders (unique leaves) standing for the nodes {@code cross.targets[p][k]}
-     * (ids of the whole graph) of other parts; the union step puts each target's class in its
-     * placeholder's place. A part partitioned with such leaves is finer than the truth but
+     * (ids of the whole graph) of other parts — part {@code q} holds the ids
+     * {@code [firstId, firstId + ownCount[q])} — and the union step puts each target's class in
+     * its placeholder's place. A part partitioned with such leaves is finer than the truth but
      * closed under references, so the union step still yields the exact result.
      */
-    record Cross(int[] realCount, int[][] targets) {
+    record Cross(int[] realCount, int[] ownCount, int[][] targets) {
     }
 
     static PartitionRun partition(List<WorkGraph> parts, List<BitSet> roots, ClassTable baseLayer, Cross cross) {
@@ -113,7 +114,7 @@ final class PartitionRun {
         int target = cross.targets()[i][k];
         for (int q = 0; q < layers.length; q++) {
             WorkGraph g = layers[q].graph;
-            if (target >= g.firstId && target < g.firstId + cross.realCount()[q]) {
+            if (target >= g.firstId && target < g.firstId + cross.ownCount()[q]) {
                 int c = layers[q].nodeClass[target - g.firstId];
                 return c < b ? c : b + offset[q] + c - layers[q].first;
             }
