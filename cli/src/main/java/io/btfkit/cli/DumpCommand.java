@@ -1,6 +1,9 @@
 package io.btfkit.cli;
 
 import io.btfkit.core.Btf;
+import io.btfkit.core.BtfException;
+import io.btfkit.core.cdump.CHeaderOptions;
+import io.btfkit.core.cdump.CHeaderPrinter;
 import io.btfkit.core.io.LoadedInput;
 import io.btfkit.core.text.JsonPrinter;
 import io.btfkit.core.text.RawTextPrinter;
@@ -22,9 +25,12 @@ import picocli.CommandLine.Parameters;
                 + " unless --with-base is given."},
         footer = {"", "Examples:",
             "  btfkit dump /sys/kernel/btf/vmlinux",
-            "  btfkit dump mod.ko --base vmlinux.btf --format summary"})
+            "  btfkit dump mod.ko --base vmlinux.btf --format summary",
+            "  btfkit dump /sys/kernel/btf/vmlinux --format c > vmlinux.h"})
 final class DumpCommand implements Callable<Integer> {
-    enum Format { raw, json, summary }
+    enum Format { raw, json, c, summary }
+
+    enum CStyle { current, bpftool71 }
 
     @Parameters(paramLabel = "INPUT", description = "raw BTF, ELF (.BTF), compressed, or BTF text")
     Path input;
@@ -33,8 +39,18 @@ final class DumpCommand implements Callable<Integer> {
     Path base;
 
     @Option(names = "--format", paramLabel = "FMT", defaultValue = "raw",
-            description = "raw (bpftool), json (bpftool -j), summary (one line per type); default: ${DEFAULT-VALUE}")
+            description = "raw (bpftool), json (bpftool -j), c (C header, the vmlinux.h use), summary (one line per type);"
+                + " default: ${DEFAULT-VALUE}")
     Format format;
+
+    @Option(names = "--c-style", paramLabel = "S", defaultValue = "current",
+            description = "C output: current (libbpf >= 1.2: enums keep their size, so layouts are exact) or bpftool71 "
+                + "(byte-identical to Debian's bpftool 7.1); default: ${DEFAULT-VALUE}")
+    CStyle cStyle;
+
+    @Option(names = "--root", paramLabel = "ID", split = ",",
+            description = "C output: only these types and what they need, in this order")
+    int[] roots;
 
     @Option(names = "--with-base", description = "also print the base types first")
     boolean withBase;
@@ -47,7 +63,15 @@ final class DumpCommand implements Callable<Integer> {
         LoadedInput in = Inputs.load(input, Inputs.base(base));
         Btf btf = in.btf();
         int from = withBase ? 1 : btf.firstId();
-        Outputs.Body body = os -> print(btf, from, os);
+        CHeaderOptions copts = (cStyle == CStyle.current ? CHeaderOptions.CURRENT_LIBBPF : CHeaderOptions.DEFAULT)
+                .withPointerSize(in.elf() == null ? 0 : in.elf().is64() ? 8 : 4);
+        Outputs.Body body = os -> {
+            try {
+                print(btf, from, copts, os);
+            } catch (BtfException e) {
+                throw new FileException(input, e);
+            }
+        };
         if (output != null) {
             Outputs.write(output, body, List.of(input), false);
         } else {
@@ -62,13 +86,22 @@ final class DumpCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    private void print(Btf btf, int from, OutputStream os) throws IOException {
+    private void print(Btf btf, int from, CHeaderOptions copts, OutputStream os) throws IOException {
         switch (format) {
             case raw:
                 RawTextPrinter.print(btf, from, btf.typeCount(), os);
                 break;
             case json:
                 JsonPrinter.print(btf, from, btf.typeCount(), os);
+                break;
+            case c:
+                if (roots != null) {
+                    CHeaderPrinter.print(btf, roots, os, copts);
+                } else if (withBase) {
+                    CHeaderPrinter.printWithBase(btf, os, copts);
+                } else {
+                    CHeaderPrinter.print(btf, os, copts);
+                }
                 break;
             case summary:
                 SummaryPrinter.print(btf, from, os);
