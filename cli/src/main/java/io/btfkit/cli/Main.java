@@ -77,6 +77,15 @@ public final class Main implements Runnable {
         return cl;
     }
 
+    private static boolean isBrokenPipe(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.io.IOException && String.valueOf(t.getMessage()).contains("Broken pipe")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static int onUsageError(CommandLine.ParameterException e, String[] args) {
         CommandLine cl = e.getCommandLine();
         PrintWriter err = cl.getErr();
@@ -101,6 +110,9 @@ public final class Main implements Runnable {
         }
         if (e instanceof CommandFailedException cf) {
             return cf.exitCode();
+        }
+        if (isBrokenPipe(e)) {
+            return ExitCodes.OK; // the reader of our output went away (e.g. `| head`): not an error
         }
         err.println("btfkit: internal error: " + e + " (set BTFKIT_DEBUG=1 for details; please report it)");
         return ExitCodes.INTERNAL;
