@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code btfkit asm}: assembles BTF written as bpftool raw text into binary BTF. */
-@Command(name = "asm", sortOptions = false,
+@Command(name = "asm", sortOptions = false, mixinStandardHelpOptions = true,
         description = {"Assemble BTF text (bpftool 'format raw' spelling, '#' comments allowed) into raw BTF.",
             "Split text is read on --base; its first id must follow the base's last."},
         footer = {"", "Example:",

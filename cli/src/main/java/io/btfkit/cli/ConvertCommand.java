@@ -15,7 +15,7 @@ import picocli.CommandLine.Parameters;
  * {@code btfkit convert}: re-encodes BTF without changing its types — raw ↔ text ↔ ELF section,
  * byte order, header form. Raw to raw with no option is byte-identical.
  */
-@Command(name = "convert", sortOptions = false,
+@Command(name = "convert", sortOptions = false, mixinStandardHelpOptions = true,
         description = "Re-encode BTF (raw, text, byte order, header form) without changing its types.",
         footer = {"", "Examples:",
             "  btfkit convert vmlinux.btf --endian big -o vmlinux.be.btf",

@@ -19,7 +19,7 @@ import picocli.CommandLine.Parameters;
  * {@code btfkit dedup}: deduplicates one BTF (standalone, or split against its base, as libbpf's
  * btf__dedup), or many in one run with {@code --out-dir}. For a BPF object the .BTF.ext follows.
  */
-@Command(name = "dedup", sortOptions = false,
+@Command(name = "dedup", sortOptions = false, mixinStandardHelpOptions = true,
         description = {"Deduplicate BTF: one type per equivalence class, in input order (libbpf btf__dedup semantics).",
             "With --base, split types equal to base types map to them. Many inputs with --out-dir run in parallel."},
         footer = {"", "Examples:",

@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code btfkit diff}: what changed between two BTFs, type by type, matched by name. */
-@Command(name = "diff", sortOptions = false,
+@Command(name = "diff", sortOptions = false, mixinStandardHelpOptions = true,
         description = {"Structural diff by name: types added, removed and changed, with changed members, values and"
             + " parameters (e.g. what changed between two kernels' vmlinux BTF). Exit 1 when they differ."},
         footer = {"", "Examples:",

@@ -18,7 +18,7 @@ import picocli.CommandLine.Parameters;
  * {@code btfkit distill}: split BTF + its base → a distilled base ({@code .BTF.base}) and new
  * split BTF on it, byte-identical to libbpf's btf__distill_base.
  */
-@Command(name = "distill", sortOptions = false,
+@Command(name = "distill", sortOptions = false, mixinStandardHelpOptions = true,
         description = {"Distill split BTF: a small base holding only what the split references (named ints, floats,"
             + " fwds; sized memberless structs, unions and enums) plus a new split BTF on it (libbpf btf__distill_base).",
             "With --out-format elf on an ELF input, writes .BTF and .BTF.base into a copy (pahole's layout)."},

@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code btfkit dump}: prints types as bpftool does (raw), as JSON, or one line per type. */
-@Command(name = "dump", sortOptions = false,
+@Command(name = "dump", sortOptions = false, mixinStandardHelpOptions = true,
         description = {"Print the types of a BTF file.",
             "raw is byte-identical to 'bpftool btf dump file INPUT format raw'; split BTF prints only its own types"
                 + " unless --with-base is given."},

@@ -20,7 +20,7 @@ import picocli.CommandLine.Parameters;
  * {@code btfkit link}: merges inputs in command-line order (libbpf btf__add_btf) and
  * deduplicates the result — the BTF linker for build systems.
  */
-@Command(name = "link", sortOptions = false,
+@Command(name = "link", sortOptions = false, mixinStandardHelpOptions = true,
         description = {"Merge BTF inputs in order and deduplicate them into one BTF.",
             "Standalone inputs (e.g. gcc -gbtf objects) are treated as compilation units: a declaration is"
                 + " resolved from its own unit's definitions, from the same definition elsewhere, or by a unique name."},

@@ -19,21 +19,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "btfkit", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Read, validate, deduplicate, link, distill and relocate BPF Type Format (BTF).",
-        subcommands = {
-            DumpCommand.class,
-            ConvertCommand.class,
-            AsmCommand.class,
-            StatsCommand.class,
-            ValidateCommand.class,
-            DedupCommand.class,
-            LinkCommand.class,
-            DistillCommand.class,
-            RelocateCommand.class,
-            PermuteCommand.class,
-            DiffCommand.class,
-            CommandLine.HelpCommand.class,
-            picocli.AutoComplete.GenerateCompletion.class,
-        })
+        subcommands = {})
 public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -54,7 +40,7 @@ public final class Main implements Runnable {
      * embedding). Data output (dumps) goes to {@code out} as raw bytes; messages as UTF-8.
      */
     public static int run(String[] args, OutputStream out, OutputStream err) {
-        CommandLine cl = commandLine();
+        CommandLine cl = commandLine(args.length > 0 ? args[0] : null);
         PrintWriter pout = new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true);
         PrintWriter perr = new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true);
         cl.setOut(pout);
@@ -69,8 +55,46 @@ public final class Main implements Runnable {
         }
     }
 
+    /** The subcommands, in the order help lists them. */
+    private static final Class<?>[] COMMANDS = {
+        DumpCommand.class,
+        ConvertCommand.class,
+        AsmCommand.class,
+        StatsCommand.class,
+        ValidateCommand.class,
+        DedupCommand.class,
+        LinkCommand.class,
+        DistillCommand.class,
+        RelocateCommand.class,
+        PermuteCommand.class,
+        DiffCommand.class,
+        CommandLine.HelpCommand.class,
+        picocli.AutoComplete.GenerateCompletion.class,
+    };
+
     static CommandLine commandLine() {
+        return commandLine(null);
+    }
+
+    /**
+     * The command line with every subcommand, or — when {@code first} names one — with only that
+     * one: picocli builds each command's model by reflection, and a small command (dump or
+     * validate one module) should not pay for all of them at start-up.
+     */
+    static CommandLine commandLine(String first) {
         CommandLine cl = new CommandLine(new Main());
+        Class<?> only = null;
+        for (Class<?> c : COMMANDS) {
+            Command a = c.getAnnotation(Command.class);
+            if (a != null && a.name().equals(first) && !a.name().equals("help")) {
+                only = c;
+            }
+        }
+        for (Class<?> c : COMMANDS) {
+            if (only == null || c == only) {
+                cl.addSubcommand(c);
+            }
+        }
         cl.setExecutionExceptionHandler(Main::onException);
         cl.setParameterExceptionHandler(Main::onUsageError);
         cl.setCaseInsensitiveEnumValuesAllowed(true);

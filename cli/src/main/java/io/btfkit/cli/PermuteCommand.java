@@ -20,7 +20,7 @@ import picocli.CommandLine.Parameters;
  * {@code btfkit permute}: reorders types like libbpf's btf__permute — an explicit map, or sorted
  * by name for binary-search lookups — and remaps every reference (and .BTF.ext).
  */
-@Command(name = "permute", sortOptions = false,
+@Command(name = "permute", sortOptions = false, mixinStandardHelpOptions = true,
         description = {"Reorder types (libbpf btf__permute) and remap every reference.",
             "--id-map gives the new id of every type (standalone: ids 0..N, first 0; split: the split ids in order);",
             "--sort name orders types by name as the kernel build does, so libbpf can find them by binary search."},

@@ -24,7 +24,7 @@ import picocli.CommandLine.Parameters;
  * base (libbpf btf__relocate, the kernel's module loader). On failure every distilled type
  * that cannot be mapped is reported, libbpf's complaint first.
  */
-@Command(name = "relocate", sortOptions = false,
+@Command(name = "relocate", sortOptions = false, mixinStandardHelpOptions = true,
         description = {"Relocate split BTF built on a distilled base onto a new base (libbpf btf__relocate).",
             "The distilled base comes from --dist-base, from the ELF's .BTF.base, or (X.split.btf) from X.base.btf beside it.",
             "If types cannot be mapped, each is reported with the reason and the exit status is 1."},

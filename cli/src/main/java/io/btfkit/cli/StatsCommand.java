@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code btfkit stats}: where a BTF's bytes go — types per kind, section sizes, format. */
-@Command(name = "stats", sortOptions = false,
+@Command(name = "stats", sortOptions = false, mixinStandardHelpOptions = true,
         description = "Print type counts per kind and the sizes of the type and string sections.",
         footer = {"", "Examples:", "  btfkit stats mod.ko --base vmlinux.btf", "  btfkit stats vmlinux.btf --json"})
 final class StatsCommand implements Callable<Integer> {

@@ -18,7 +18,7 @@ import picocli.CommandLine.Parameters;
  * {@code btfkit validate}: the checks the kernel makes when it loads BTF; each finding is
  * printed as {@code type [id] KIND 'name': rule broken (detail)}; exit 1 when anything is found.
  */
-@Command(name = "validate", sortOptions = false,
+@Command(name = "validate", sortOptions = false, mixinStandardHelpOptions = true,
         description = {"Check BTF the way the kernel does when it loads it; print each finding, exit 1 if any.",
             "Many inputs run in parallel; each finding line is then prefixed with its file."},
         footer = {"", "Examples:",
