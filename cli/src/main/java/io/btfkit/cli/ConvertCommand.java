@@ -47,12 +47,7 @@ final class ConvertCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if ((outDir == null) == (output == null)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "give exactly one of -o OUT (one input) and --out-dir D");
-        }
-        if (output != null && inputs.size() != 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "-o takes one input; use --out-dir for several");
-        }
+        BatchOptions.checkOneOrMany(spec, output, outDir, inputs.size());
         Btf baseBtf = Inputs.base(base);
         if (output != null) {
             convertOne(inputs.get(0), baseBtf, output);

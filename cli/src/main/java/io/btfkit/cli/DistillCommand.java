@@ -53,12 +53,7 @@ final class DistillCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if ((outDir == null) == (output == null)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "give exactly one of -o OUT_SPLIT (one input) and --out-dir D");
-        }
-        if (output != null && inputs.size() != 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "-o takes one input; use --out-dir for several");
-        }
+        BatchOptions.checkOneOrMany(spec, output, outDir, inputs.size());
         if (output != null && baseOut == null && out.format != OutputOptions.Format.elf) {
             throw new CommandLine.ParameterException(spec.commandLine(), "give --base-out for the distilled base (or --out-format elf)");
         }

@@ -59,12 +59,7 @@ final class RelocateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if ((outDir == null) == (output == null)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "give exactly one of -o OUT (one input) and --out-dir DIR");
-        }
-        if (output != null && inputs.size() != 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "-o takes one input; use --out-dir for several");
-        }
+        BatchOptions.checkOneOrMany(spec, output, outDir, inputs.size());
         Btf newBase = Inputs.base(base);
         NewBaseIndex index;
         try {

@@ -52,7 +52,7 @@ public final class JsonPrinter {
         p.out.str("{\"types\":[");
         for (int id = from; id < to; id++) {
             if (id > from) {
-                p.out.b(',');
+                p.out.ch(',');
             }
             p.type(id);
         }
@@ -75,7 +75,7 @@ public final class JsonPrinter {
         int kind = Kind.kindOf(info);
         int vlen = Kind.vlenOf(info);
         boolean kflag = info < 0;
-        out.b('{');
+        out.ch('{');
         firstField = true;
         key("id").u32(id);
         key("kind");
@@ -119,9 +119,9 @@ public final class JsonPrinter {
                     if (bitSize != 0) {
                         key("bitfield_size").u32(bitSize);
                     }
-                    out.b('}');
+                    out.ch('}');
                 }
-                out.b(']');
+                out.ch(']');
                 break;
             case Kind.ENUM:
                 key("encoding");
@@ -137,9 +137,9 @@ public final class JsonPrinter {
                     } else {
                         out.u64(w[m + 1]); // sign-extended, as bpftool does
                     }
-                    out.b('}');
+                    out.ch('}');
                 }
-                out.b(']');
+                out.ch(']');
                 break;
             case Kind.ENUM64:
                 key("encoding");
@@ -156,9 +156,9 @@ public final class JsonPrinter {
                     } else {
                         out.u64(v);
                     }
-                    out.b('}');
+                    out.ch('}');
                 }
-                out.b(']');
+                out.ch(']');
                 break;
             case Kind.FWD:
                 key("fwd_kind");
@@ -172,15 +172,15 @@ public final class JsonPrinter {
             case Kind.FUNC_PROTO:
                 key("ret_type_id").u32(w[s + 2]);
                 key("vlen").u32(vlen);
-                key("params").b('[');
+                key("params").ch('[');
                 for (int i = 0, p = s + 3; i < vlen; i++, p += 2) {
                     element(i);
                     key("name");
                     name(w[p]);
                     key("type_id").u32(w[p + 1]);
-                    out.b('}');
+                    out.ch('}');
                 }
-                out.b(']');
+                out.ch(']');
                 break;
             case Kind.VAR:
                 key("type_id").u32(w[s + 2]);
@@ -194,9 +194,9 @@ public final class JsonPrinter {
                     key("type_id").u32(w[v]);
                     key("offset").u32(w[v + 1]);
                     key("size").u32(w[v + 2]);
-                    out.b('}');
+                    out.ch('}');
                 }
-                out.b(']');
+                out.ch(']');
                 break;
             case Kind.FLOAT:
                 key("size").u32(w[s + 2]);
@@ -208,34 +208,34 @@ public final class JsonPrinter {
             default:
                 break;
         }
-        out.b('}');
+        out.ch('}');
     }
 
     private void sizeAndVlen(int size, int vlen, String list) {
         key("size").u32(size);
         key("vlen").u32(vlen);
-        key(list).b('[');
+        key(list).ch('[');
     }
 
     /** Opens the object of vlen element {@code i}. */
     private void element(int i) {
         if (i > 0) {
-            out.b(',');
+            out.ch(',');
         }
-        out.b('{');
+        out.ch('{');
         firstField = true;
     }
 
     private ByteOut key(String k) {
         if (!firstField) {
-            out.b(',');
+            out.ch(',');
         }
         firstField = false;
-        return out.b('"').str(k).b('"').b(':');
+        return out.ch('"').str(k).ch('"').ch(':');
     }
 
     private void quoted(String ascii) {
-        out.b('"').str(ascii).b('"');
+        out.ch('"').str(ascii).ch('"');
     }
 
     /** The name at {@code off} as a JSON string: "(anon)" for 0, "(invalid)" when unresolvable. */
@@ -251,36 +251,36 @@ public final class JsonPrinter {
         }
         StringTable t = st.tableOf(off);
         byte[] d = t.bytes();
-        out.b('"');
+        out.ch('"');
         for (int i = off - t.start(); d[i] != 0; i++) {
             escaped(d[i]);
         }
-        out.b('"');
+        out.ch('"');
     }
 
     private void escaped(byte c) {
         switch (c) {
             case '\t':
-                out.b('\\').b('t');
+                out.ch('\\').ch('t');
                 break;
             case '\n':
             case '\\': // bpftool 7.1's json_writer maps a backslash to \n
-                out.b('\\').b('n');
+                out.ch('\\').ch('n');
                 break;
             case '\r':
-                out.b('\\').b('r');
+                out.ch('\\').ch('r');
                 break;
             case '\f':
-                out.b('\\').b('f');
+                out.ch('\\').ch('f');
                 break;
             case '\b':
-                out.b('\\').b('b');
+                out.ch('\\').ch('b');
                 break;
             case '"':
-                out.b('\\').b('"');
+                out.ch('\\').ch('"');
                 break;
             default:
-                out.b(c);
+                out.ch(c);
         }
     }
 }

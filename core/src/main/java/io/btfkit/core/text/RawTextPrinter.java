@@ -1,11 +1,9 @@
 package io.btfkit.core.text;
 
 import io.btfkit.core.Btf;
+import io.btfkit.core.ByteSink;
 import io.btfkit.core.Kind;
-import io.btfkit.core.StringTable;
-import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 
 /**
  * Prints BTF as {@code bpftool btf dump file F format raw} does, byte for byte (see
@@ -189,56 +187,10 @@ public final class RawTextPrinter {
         return funcLinkage(l);
     }
 
-    /** A small buffered byte writer: names are copied as bytes, numbers formatted without garbage. */
-    private final class TextOut {
-        private final OutputStream os;
-        private final byte[] buf = new byte[1 << 16];
-        private int n;
-
+    /** The raw-text byte sink: {@link ByteSink} plus bpftool's rendering of names. */
+    private final class TextOut extends ByteSink<TextOut> {
         TextOut(OutputStream os) {
-            this.os = os;
-        }
-
-        TextOut ch(char c) {
-            if (n == buf.length) {
-                drain();
-            }
-            buf[n++] = (byte) c;
-            return this;
-        }
-
-        TextOut str(String s) {
-            for (int i = 0; i < s.length(); i++) {
-                ch(s.charAt(i));
-            }
-            return this;
-        }
-
-        TextOut u32(int v) {
-            return dec(v & 0xffffffffL);
-        }
-
-        TextOut dec(long v) {
-            if (v == Long.MIN_VALUE) {
-                return str(Long.toString(v));
-            }
-            if (v < 0) {
-                ch('-');
-                v = -v;
-            }
-            if (v < 10) {
-                return ch((char) ('0' + v));
-            }
-            byte[] tmp = new byte[20];
-            int i = tmp.length;
-            while (v > 0) {
-                tmp[--i] = (byte) ('0' + v % 10);
-                v /= 10;
-            }
-            for (; i < tmp.length; i++) {
-                ch((char) tmp[i]);
-            }
-            return this;
+            super(os);
         }
 
         /** The name at {@code off} as bpftool writes it: raw bytes, "(anon)" for 0, "(invalid)". */
@@ -246,37 +198,10 @@ public final class RawTextPrinter {
             if (off == 0) {
                 return str("(anon)");
             }
-            StringTable st = btf.strings();
-            if (!st.isValid(off)) {
+            if (!btf.strings().isValid(off)) {
                 return str("(invalid)");
             }
-            StringTable t = st.tableOf(off);
-            byte[] d = t.bytes();
-            for (int i = off - t.start(); d[i] != 0; i++) {
-                if (n == buf.length) {
-                    drain();
-                }
-                buf[n++] = d[i];
-            }
-            return this;
-        }
-
-        private void drain() {
-            try {
-                os.write(buf, 0, n);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            n = 0;
-        }
-
-        void flush() {
-            drain();
-            try {
-                os.flush();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            return bytesAt(btf.strings(), off);
         }
     }
 }
