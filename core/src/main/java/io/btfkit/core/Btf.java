@@ -89,7 +89,10 @@ public final class Btf {
 
     /** The BTF (this one or a base) that stores type {@code id}. */
     public Btf owner(int id) {
-        Btf b = this;
+        if (id >= firstId) {
+            return this;
+        }
+        Btf b = base;
         while (id < b.firstId) {
             b = b.base;
         }

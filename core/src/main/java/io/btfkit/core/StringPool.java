@@ -13,6 +13,8 @@ public final class StringPool {
     private int size;
     /** Open-addressing table of (offset + 1); 0 means empty. */
     private int[] table;
+    /** Full hash of each table entry: compared before the bytes, reused when the table grows. */
+    private int[] hashes;
     private int count;
 
     public StringPool() {
@@ -21,7 +23,10 @@ public final class StringPool {
 
     public StringPool(int expectedBytes) {
         data = new byte[Math.max(16, expectedBytes)];
-        table = new int[64];
+        // about one string per 16 bytes, table at most half full
+        int cap = Integer.highestOneBit(Math.max(64, Math.min(1 << 26, expectedBytes / 4)));
+        table = new int[cap];
+        hashes = new int[cap];
     }
 
     /** Bytes used so far; the offset the next new string will get. */
@@ -54,20 +59,22 @@ public final class StringPool {
     /** Offset of the string {@code s[from, from+len)}, appending it when it is new. */
     public int add(byte[] s, int from, int len) {
         int mask = table.length - 1;
-        int h = hash(s, from, len) & mask;
+        int full = hash(s, from, len);
+        int h = full & mask;
         while (true) {
             int e = table[h];
             if (e == 0) {
                 break;
             }
             int off = e - 1;
-            if (matches(off, s, from, len)) {
+            if (hashes[h] == full && matches(off, s, from, len)) {
                 return off;
             }
             h = (h + 1) & mask;
         }
         int off = append(s, from, len);
         table[h] = off + 1;
+        hashes[h] = full;
         if (++count * 2 > table.length) {
             rehash();
         }
@@ -77,13 +84,14 @@ public final class StringPool {
     /** Offset of an equal string, or -1. */
     public int find(byte[] s, int from, int len) {
         int mask = table.length - 1;
-        int h = hash(s, from, len) & mask;
+        int full = hash(s, from, len);
+        int h = full & mask;
         while (true) {
             int e = table[h];
             if (e == 0) {
                 return -1;
             }
-            if (matches(e - 1, s, from, len)) {
+            if (hashes[h] == full && matches(e - 1, s, from, len)) {
                 return e - 1;
             }
             h = (h + 1) & mask;
@@ -125,20 +133,18 @@ public final class StringPool {
 
     private void rehash() {
         int[] old = table;
-        table = new int[old.length * 2];
+        int[] oldHashes = hashes;
+        table = new int[old.length * 4];
+        hashes = new int[table.length];
         int mask = table.length - 1;
-        for (int e : old) {
-            if (e != 0) {
-                int off = e - 1;
-                int len = 0;
-                while (data[off + len] != 0) {
-                    len++;
-                }
-                int h = hash(data, off, len) & mask;
+        for (int i = 0; i < old.length; i++) {
+            if (old[i] != 0) {
+                int h = oldHashes[i] & mask;
                 while (table[h] != 0) {
                     h = (h + 1) & mask;
                 }
-                table[h] = e;
+                table[h] = old[i];
+                hashes[h] = oldHashes[i];
             }
         }
     }

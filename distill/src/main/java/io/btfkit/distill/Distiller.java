@@ -162,7 +162,7 @@ public final class Distiller {
         }
         ss[n] = p;
         int idShift = splitStart - distilledBase.typeCount();
-        StringPool splitPool = new StringPool();
+        StringPool splitPool = new StringPool(src.length() + 64);
         int baseStrEnd = distilledBase.strings().end();
         IntConsumer renameString = slot -> {
             int off = sw[slot];
