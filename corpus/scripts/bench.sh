@@ -47,7 +47,6 @@ case "${1:-}" in
     a=("${btfkit[@]}" distill -q --base "$kernel/vmlinux.btf" --out-dir "$work/dist" "$kernel"/modules/*.ko)
     b=("$root/target/btfref-new" distill-each --base "$kernel/vmlinux.btf" -d "$work/distref" "$kernel/modules") ;;
   relocate-modules)
-    [ -d "$work/dist" ] || "${a[@]}" >/dev/null 2>&1 || true
     [ -d "$work/dist" ] || "${btfkit[@]}" distill -q --base "$kernel/vmlinux.btf" --out-dir "$work/dist" "$kernel"/modules/*.ko
     [ -d "$work/distref" ] || { mkdir -p "$work/distref"; "$root/target/btfref-new" distill-each --base "$kernel/vmlinux.btf" -d "$work/distref" "$kernel/modules" >/dev/null 2>&1; }
     a=("${btfkit[@]}" relocate -q --base "$kernel/vmlinux.btf" --out-dir "$work/rel" "$work"/dist/*.split.btf)
