@@ -31,6 +31,10 @@ final class ClassTable {
     private long[] shapeHash = new long[64];
     private int[] nextFull = new int[64];
     private int[] nextShape = new int[64];
+    /** The children's classes of every class, contiguous (one cache line to confirm a hit). */
+    private int[] childKey = new int[256];
+    private int[] childStart = new int[65];
+    private int childUsed;
     private final Long2IntOpenHashMap fullHead = new Long2IntOpenHashMap();
     private final Long2IntOpenHashMap shapeHead = new Long2IntOpenHashMap();
     /** Number of this layer's classes per shape hash (chains of anonymous pointers are long). */
@@ -84,7 +88,7 @@ final class ClassTable {
 
     /** Class of the {@code i}-th referenced type of class {@code c} (c in this layer). */
     int childClass(int c, int i) {
-        return classOfNode(graph.child(rep[c - first], i));
+        return childKey[childStart[c - first] + i];
     }
 
     /** Adds a class represented by {@code repNode}; indexes it by shape now, by full key later. */
@@ -96,6 +100,7 @@ final class ClassTable {
             shapeHash = Arrays.copyOf(shapeHash, n);
             nextFull = Arrays.copyOf(nextFull, n);
             nextShape = Arrays.copyOf(nextShape, n);
+            childStart = Arrays.copyOf(childStart, n + 1);
         }
         int i = size++;
         rep[i] = repNode;
@@ -106,9 +111,19 @@ final class ClassTable {
         return first + i;
     }
 
-    /** Indexes class {@code c} of this layer by its full key hash (children classes must be known). */
-    void indexFull(int c, long h) {
+    /**
+     * Records the children's classes of class {@code c} (the last one added) and indexes it by
+     * its full key hash.
+     */
+    void indexFull(int c, long h, int[] children, int n) {
         int i = c - first;
+        if (childUsed + n > childKey.length) {
+            childKey = Arrays.copyOf(childKey, Math.max(childUsed + n, childKey.length * 2));
+        }
+        childStart[i] = childUsed;
+        System.arraycopy(children, 0, childKey, childUsed, n);
+        childUsed += n;
+        childStart[i + 1] = childUsed;
         fullHash[i] = h;
         nextFull[i] = fullHead.put(h, c);
     }
@@ -138,16 +153,16 @@ final class ClassTable {
     }
 
     private boolean matches(int c, int[] w, int s, int[] childClasses, int n) {
-        int r = rep[c - first];
-        if (!Shapes.equal(w, s, graph.words, graph.start(r))) {
+        int k = childStart[c - first];
+        if (childStart[c - first + 1] - k != n) {
             return false;
         }
         for (int i = 0; i < n; i++) {
-            if (childClass(c, i) != childClasses[i]) {
+            if (childKey[k + i] != childClasses[i]) {
                 return false;
             }
         }
-        return true;
+        return Shapes.equal(w, s, graph.words, graph.start(rep[c - first]));
     }
 
     /** Number of classes (all layers) whose shape hash is {@code h}. */

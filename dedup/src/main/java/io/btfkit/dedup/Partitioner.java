@@ -103,7 +103,7 @@ final class Partitioner {
         if (c == NONE) {
             c = table.add(node, shapeH);
             cls[node - first] = c;
-            table.indexFull(c, h);
+            table.indexFull(c, h, childBuf, n);
         } else {
             cls[node - first] = c;
         }
@@ -251,7 +251,7 @@ final class Partitioner {
                 for (int i = 0; i < n; i++) {
                     p.childBuf[i] = p.classOf(g.child(rep, i));
                 }
-                table.indexFull(c, ClassTable.fullHash(table.shapeHashOf(c), p.childBuf, n));
+                table.indexFull(c, ClassTable.fullHash(table.shapeHashOf(c), p.childBuf, n), p.childBuf, n);
             }
             for (int m : members) {
                 pos[m] = NONE;
