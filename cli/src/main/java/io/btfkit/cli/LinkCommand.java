@@ -63,11 +63,14 @@ final class LinkCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "link writes raw BTF or text, not ELF");
         }
         Btf baseBtf = Inputs.base(base);
+        // inputs are read in parallel (thousands of objects in a kernel build), kept in order
+        LoadedInput[] loaded = new LoadedInput[inputs.size()];
+        java.util.stream.IntStream.range(0, loaded.length).parallel()
+                .forEach(i -> loaded[i] = Inputs.load(inputs.get(i), baseBtf));
         List<Btf> btfs = new ArrayList<>();
-        for (Path p : inputs) {
-            LoadedInput li = Inputs.load(p, baseBtf);
+        for (LoadedInput li : loaded) {
             if (li.btf().isSplit() && li.btf().base() != baseBtf) {
-                throw new FileException(p, new io.btfkit.core.BtfFormatException(
+                throw new FileException(li.path(), new io.btfkit.core.BtfFormatException(
                         "its BTF is split on its own .BTF.base; relocate it onto the base first"));
             }
             btfs.add(li.btf());
