@@ -43,7 +43,11 @@ final class ContextResolver {
     private final IntArrayList stackNode = new IntArrayList();
     private final IntArrayList stackEdge = new IntArrayList();
 
-    ContextResolver(Merger.Merged m, Definitions defs, Definitions.ByName own, BaseIndex base, int[] aliasTarget) {
+    private final java.util.function.IntUnaryOperator partOf;
+
+    ContextResolver(Merger.Merged m, Definitions defs, Definitions.ByName own, BaseIndex base, int[] aliasTarget,
+                    java.util.function.IntUnaryOperator partOf) {
+        this.partOf = partOf;
         this.m = m;
         this.defs = defs;
         this.own = own;
@@ -108,7 +112,7 @@ final class ContextResolver {
             if (d < 0 || aliasTarget[f - first] >= 0) {
                 continue;
             }
-            int target = Declarations.firstNodeOf(d, own, base);
+            int target = Declarations.firstNodeOf(d, own, base, partOf.applyAsInt(f - first));
             int fs = m.starts[f - first];
             if (target >= 0 && Declarations.kindMatches(m.words, fs, Declarations.nodeWords(m, base, target),
                     Declarations.nodeStart(m, base, target))) {

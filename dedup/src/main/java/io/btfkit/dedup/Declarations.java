@@ -104,7 +104,8 @@ final class Declarations {
      * carries is left to the base's declaration, as libbpf maps it there first.
      */
     static int resolveByUniqueDefinition(Merger.Merged m, Definitions defs, Definitions.ByName own,
-                                         BaseIndex base, boolean libbpfCompatible, int[] aliasTarget) {
+                                         BaseIndex base, boolean libbpfCompatible, int[] aliasTarget,
+                                         java.util.function.IntUnaryOperator partOf) {
         int[] w = m.words;
         int[] st = m.starts;
         int first = m.firstId;
@@ -117,7 +118,7 @@ final class Declarations {
             if (libbpfCompatible && base != null && base.hasDeclaration(w, s)) {
                 continue;
             }
-            int target = uniqueDefinitionNode(w, s, own, base);
+            int target = uniqueDefinitionNode(w, s, own, base, partOf.applyAsInt(i));
             if (target >= 0 && kindMatches(w, s, nodeWords(m, base, target), nodeStart(m, base, target))) {
                 aliasTarget[i] = target;
                 resolved++;
@@ -127,7 +128,7 @@ final class Declarations {
     }
 
     /** A full tag node of the one definition of the declaration's name, or -1. */
-    static int uniqueDefinitionNode(int[] w, int s, Definitions.ByName own, BaseIndex base) {
+    static int uniqueDefinitionNode(int[] w, int s, Definitions.ByName own, BaseIndex base, int part) {
         int name = w[s];
         boolean fwd = Kind.kindOf(w[s + 1]) == Kind.FWD;
         int d = fwd ? own.composites.get(name) : own.enums.get(name);
@@ -137,12 +138,29 @@ final class Declarations {
         if (d < 0) {
             return -1;
         }
-        return firstNodeOf(d, own, base);
+        return firstNodeOf(d, own, base, part);
     }
 
     static int firstNodeOf(int def, Definitions.ByName own, BaseIndex base) {
+        return firstNodeOf(def, own, base, -1);
+    }
+
+    /**
+     * A full tag node of definition {@code def}: the base's if it has one, else one in
+     * {@code part} (so the reference stays inside its part for parallel partitioning), else any.
+     */
+    static int firstNodeOf(int def, Definitions.ByName own, BaseIndex base, int part) {
         int node = base == null ? -1 : base.byName.firstNode.get(def);
-        return node >= 0 ? node : own.firstNode.get(def);
+        if (node >= 0) {
+            return node;
+        }
+        if (part >= 0) {
+            node = own.nodeInPart.get(((long) def << 16) | part);
+            if (node >= 0) {
+                return node;
+            }
+        }
+        return own.firstNode.get(def);
     }
 
     static int[] nodeWords(Merger.Merged m, BaseIndex base, int id) {

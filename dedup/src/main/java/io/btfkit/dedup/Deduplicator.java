@@ -140,17 +140,23 @@ public final class Deduplicator {
         int[] parts = parts(m);
         Definitions defs = Definitions.of(m.words, m.starts, first, baseIndex, false, parts);
         timer.lap("definitions");
+        java.util.function.IntUnaryOperator partOf = i -> {
+            int p = Arrays.binarySearch(parts, i);
+            return p >= 0 ? Math.min(p, parts.length - 2) : -p - 2;
+        };
         Definitions.ByName own = new Definitions.ByName();
-        for (int i = 0; i < n; i++) {
-            if (aliasTarget[i] < 0) {
-                own.add(m.words, m.starts[i], first + i, defs.defOf(first + i));
+        for (int p = 0; p + 1 < parts.length; p++) {
+            for (int i = parts[p]; i < parts[p + 1]; i++) {
+                if (aliasTarget[i] < 0) {
+                    own.add(m.words, m.starts[i], first + i, defs.defOf(first + i), p);
+                }
             }
         }
         if (units) {
-            new ContextResolver(m, defs, own, baseIndex, aliasTarget).resolve();
+            new ContextResolver(m, defs, own, baseIndex, aliasTarget, partOf).resolve();
         }
         timer.lap("context");
-        Declarations.resolveByUniqueDefinition(m, defs, own, baseIndex, !units, aliasTarget);
+        Declarations.resolveByUniqueDefinition(m, defs, own, baseIndex, !units, aliasTarget, partOf);
         Declarations.redirect(m, aliasTarget);
         timer.lap("unique+redirect");
 

@@ -290,14 +290,22 @@ final class Definitions {
         final Int2IntOpenHashMap enums = new Int2IntOpenHashMap();
         /** A node carrying each definition class that is a full tag (lowest id seen first). */
         final Int2IntOpenHashMap firstNode = new Int2IntOpenHashMap();
+        /** The same per part of a parallel partition: (definition << 16 | part) -> node. */
+        final it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap nodeInPart = new it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap();
 
         ByName() {
             composites.defaultReturnValue(Names.ABSENT);
             enums.defaultReturnValue(Names.ABSENT);
             firstNode.defaultReturnValue(-1);
+            nodeInPart.defaultReturnValue(-1);
         }
 
         void add(int[] w, int s, int id, int def) {
+            add(w, s, id, def, 0);
+        }
+
+        /** Records type {@code id} (in part {@code part}) if it is a named full tag. */
+        void add(int[] w, int s, int id, int def, int part) {
             int info = w[s + 1];
             int kind = Kind.kindOf(info);
             int name = w[s];
@@ -321,6 +329,7 @@ final class Definitions {
             if (firstNode.get(def) < 0) {
                 firstNode.put(def, id);
             }
+            nodeInPart.putIfAbsent(((long) def << 16) | part, id);
         }
     }
 }

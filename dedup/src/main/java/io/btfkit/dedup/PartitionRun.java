@@ -47,6 +47,7 @@ final class PartitionRun {
 
     static PartitionRun partition(List<WorkGraph> parts, List<BitSet> roots, ClassTable baseLayer, Cross cross) {
         int p = parts.size();
+        Timer timer = new Timer();
         ClassTable[] layers = new ClassTable[p];
         IntStream.range(0, p).parallel().forEach(i -> {
             ClassTable t = new ClassTable(baseLayer, parts.get(i));
@@ -59,6 +60,7 @@ final class PartitionRun {
             layers[i] = t;
         });
         int b = baseLayer == null ? 1 : baseLayer.classCount();
+        timer.lap("parts(" + p + ")");
         if (p == 1) {
             return new PartitionRun(layers[0], layers, new int[] {0}, b);
         }
@@ -67,7 +69,9 @@ final class PartitionRun {
             offset[i + 1] = offset[i] + layers[i].ownClassCount();
         }
         ClassTable union = new ClassTable(baseLayer, unionGraph(layers, offset, b, cross));
+        timer.lap("union graph(" + offset[p] + ")");
         new Partitioner(union).run();
+        timer.lap("union(" + union.ownClassCount() + ")");
         return new PartitionRun(union, layers, offset, b);
     }
 
