@@ -29,13 +29,12 @@ final class ClassTable {
     private int[] rep = new int[64];
     private long[] fullHash = new long[64];
     private long[] shapeHash = new long[64];
-    private int[] nextFull = new int[64];
     private int[] nextShape = new int[64];
     /** The children's classes of every class, contiguous (one cache line to confirm a hit). */
     private int[] childKey = new int[256];
     private int[] childStart = new int[65];
     private int childUsed;
-    private final Long2IntOpenHashMap fullHead = new Long2IntOpenHashMap();
+    private final HashIndex fullIndex = new HashIndex();
     private final Long2IntOpenHashMap shapeHead = new Long2IntOpenHashMap();
     /** Number of this layer's classes per shape hash (chains of anonymous pointers are long). */
     private final Long2IntOpenHashMap shapeCount = new Long2IntOpenHashMap();
@@ -46,7 +45,6 @@ final class ClassTable {
         this.graph = graph;
         this.nodeClass = new int[graph.size()];
         Arrays.fill(nodeClass, NONE);
-        fullHead.defaultReturnValue(NONE);
         shapeHead.defaultReturnValue(NONE);
     }
 
@@ -98,7 +96,6 @@ final class ClassTable {
             rep = Arrays.copyOf(rep, n);
             fullHash = Arrays.copyOf(fullHash, n);
             shapeHash = Arrays.copyOf(shapeHash, n);
-            nextFull = Arrays.copyOf(nextFull, n);
             nextShape = Arrays.copyOf(nextShape, n);
             childStart = Arrays.copyOf(childStart, n + 1);
         }
@@ -107,7 +104,6 @@ final class ClassTable {
         shapeHash[i] = shapeH;
         nextShape[i] = shapeHead.put(shapeH, first + i);
         shapeCount.addTo(shapeH, 1);
-        nextFull[i] = NONE;
         return first + i;
     }
 
@@ -125,7 +121,7 @@ final class ClassTable {
         childUsed += n;
         childStart[i + 1] = childUsed;
         fullHash[i] = h;
-        nextFull[i] = fullHead.put(h, c);
+        fullIndex.add(h, c);
     }
 
     /** Full key hash: the shape hash combined with the children's classes in order. */
@@ -143,10 +139,18 @@ final class ClassTable {
      */
     int findFull(long h, int[] w, int s, int[] childClasses, int n) {
         for (ClassTable t = this; t != null; t = t.parent) {
-            for (int c = t.fullHead.get(h); c != NONE; c = t.nextFull[c - t.first]) {
+            HashIndex idx = t.fullIndex;
+            int at = idx.first(h);
+            while (true) {
+                long hit = idx.find(h, at);
+                if (hit < 0) {
+                    break;
+                }
+                int c = (int) hit;
                 if (t.matches(c, w, s, childClasses, n)) {
                     return c;
                 }
+                at = idx.next((int) (hit >>> 32));
             }
         }
         return NONE;

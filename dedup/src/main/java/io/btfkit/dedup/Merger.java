@@ -3,7 +3,6 @@ package io.btfkit.dedup;
 import io.btfkit.core.Btf;
 import io.btfkit.core.BtfFormatException;
 import io.btfkit.core.ext.BtfExt;
-import io.btfkit.core.StringPool;
 import io.btfkit.core.StringTable;
 import io.btfkit.core.TypeRefs;
 import java.util.Arrays;
@@ -14,8 +13,8 @@ import java.util.stream.IntStream;
  * Concatenates inputs into one type graph, as libbpf's {@code btf__add_btf} appends each input
  * to an empty (split) BTF: types keep their order, type ids are shifted, and every string is
  * made canonical — a string already in the base keeps its base offset, any other string gets
- * one offset in a pool filled in first-reference order over the types (libbpf's string dedup
- * order), so equal strings compare as equal ints from here on.
+ * one offset in a shared pool — so equal strings compare as equal ints from here on. Inputs
+ * are copied and their strings interned in parallel.
  *
  * <p>Inputs are either standalone (all their types are appended) or split on the same base as
  * the result (only their own types are appended; references into the base stay).
@@ -30,15 +29,15 @@ final class Merger {
         final int firstId;
         final int[] words;
         final int[] starts;
-        /** Own strings in first-reference order; canonical offset = stringStart + pool offset. */
-        final StringPool pool;
+        /** Own strings, each once; canonical offset = stringStart + pool offset. */
+        final ConcurrentStrings pool;
         final int stringStart;
         /** Merged id of the first type of each input, plus the end. */
         final int[] inputFirst;
         /** The first input's .BTF.ext with canonical string offsets, or null. */
         BtfExt ext;
 
-        Merged(Btf base, int firstId, int[] words, int[] starts, StringPool pool, int stringStart, int[] inputFirst) {
+        Merged(Btf base, int firstId, int[] words, int[] starts, ConcurrentStrings pool, int stringStart, int[] inputFirst) {
             this.base = base;
             this.firstId = firstId;
             this.words = words;
@@ -85,9 +84,16 @@ final class Merger {
         int[] words = new int[(int) totalWords];
         int[] starts = new int[(int) totalTypes + 1];
         int[] inputFirst = new int[inputs.size() + 1];
-        StringPool pool = new StringPool(1 << 16);
+        long maxBytes = 16;
+        for (Btf in : inputs) {
+            maxBytes += in.strings().length() + (base == null && in.isSplit() ? in.base().strings().length() : 0);
+        }
+        if (ext != null) {
+            maxBytes += inputs.get(0).strings().end();
+        }
+        ConcurrentStrings pool = new ConcurrentStrings(maxBytes, maxBytes / 2 + 16);
         if (base == null) {
-            pool.add(new byte[0]);
+            pool.add(new byte[0], 0, 0);
         }
         StringTable baseStrings = base == null ? null : base.strings();
         int stringStart = base == null ? 0 : baseStrings.end();
@@ -105,10 +111,8 @@ final class Merger {
         UnitStrings[] unitStrings = new UnitStrings[k0];
         IntStream.range(0, k0).parallel().forEach(k ->
                 unitStrings[k] = copy(inputs.get(k), words, starts, wordAt[k], typeAt[k], firstId + typeAt[k], baseStrings));
-        // 2. in order: give each string its canonical offset (base first, then the pool)
-        for (int k = 0; k < k0; k++) {
-            unitStrings[k].canonicalize(baseStrings, pool, stringStart);
-        }
+        // 2. give each string its canonical offset (base first, then the shared pool)
+        IntStream.range(0, k0).parallel().forEach(k -> unitStrings[k].canonicalize(baseStrings, pool, stringStart));
         // 3. in parallel: rewrite the string offsets
         IntStream.range(0, k0).parallel().forEach(k -> unitStrings[k].rewrite(words, starts, typeAt[k], typeAt[k + 1]));
         Merged merged = new Merged(base, firstId, words, starts, pool, stringStart, inputFirst);
@@ -184,7 +188,7 @@ final class Merger {
             }
         }
 
-        void canonicalize(StringTable baseStrings, StringPool pool, int stringStart) {
+        void canonicalize(StringTable baseStrings, ConcurrentStrings pool, int stringStart) {
             for (int i = 0; i < order.size(); i++) {
                 int off = order.getInt(i);
                 if (off < ownStart) {
@@ -208,7 +212,8 @@ final class Merger {
         }
     }
 
-    private static BtfExt canonicalExt(BtfExt ext, Btf in, StringTable baseStrings, StringPool pool, int stringStart) {
+    private static BtfExt canonicalExt(BtfExt ext, Btf in, StringTable baseStrings, ConcurrentStrings pool,
+                                       int stringStart) {
         StringTable st = in.strings();
         int ownStart = st.start();
         return ext.remap(id -> id, off -> {
@@ -223,7 +228,8 @@ final class Merger {
         });
     }
 
-    private static int canonical(StringTable st, int off, StringTable baseStrings, StringPool pool, int stringStart) {
+    private static int canonical(StringTable st, int off, StringTable baseStrings, ConcurrentStrings pool,
+                                 int stringStart) {
         StringTable t = st.tableOf(off);
         int i = off - t.start();
         int len = st.lengthAt(off);

@@ -104,8 +104,8 @@ final class OutputBuilder {
 
         // the string section: the strings the output references, in first-reference order over
         // the output types, then .BTF.ext's (so that dedup is idempotent, see docs/DEDUP.md)
-        StringPool pool = m.pool;
-        byte[] pb = pool.rawBytes();
+        ConcurrentStrings pool = m.pool;
+        byte[] pb = pool.bytes();
         int[] newOff = new int[pool.size() + 1];
         Arrays.fill(newOff, -1);
         StringPool outPool = new StringPool(Math.max(16, pool.size() / 2));

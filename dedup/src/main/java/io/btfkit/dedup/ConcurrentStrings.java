@@ -1,0 +1,87 @@
+package io.btfkit.dedup;
+
+import io.btfkit.core.StringPool;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * The interning table that gives every string of the merged inputs one canonical offset,
+ * filled by several threads at once: an append-only byte arena (space claimed with an atomic
+ * bump) and an open-addressing table whose slots are claimed with compare-and-set. Two threads
+ * adding the same string race for the same first free slot of its probe sequence, so an equal
+ * string is never stored twice. Sized up front from the inputs (no rehash while shared).
+ *
+ * <p>Offsets only identify strings here; the output lays its string section out itself.
+ */
+final class ConcurrentStrings {
+    private final byte[] data;
+    private final AtomicInteger size = new AtomicInteger();
+    /** Slot = (hash << 32) | (offset + 1), published in one atomic write; 0 = empty. */
+    private final AtomicLongArray table;
+    private final int mask;
+
+    /**
+     * @param maxBytes   an upper bound of the bytes all distinct strings need (NULs included)
+     * @param maxStrings an upper bound of the number of distinct strings
+     */
+    ConcurrentStrings(long maxBytes, long maxStrings) {
+        if (maxBytes > Integer.MAX_VALUE - 16) {
+            throw new io.btfkit.core.BtfException("inputs have more than 2 GiB of strings");
+        }
+        data = new byte[(int) Math.max(16, maxBytes)];
+        int cap = Integer.highestOneBit((int) Math.min(1 << 30, Math.max(64, maxStrings * 2)) * 2 - 1);
+        table = new AtomicLongArray(cap);
+        mask = cap - 1;
+    }
+
+    /** Offset of the string {@code s[from, from+len)}, adding it when new. Thread-safe. */
+    int add(byte[] s, int from, int len) {
+        int full = StringPool.hash(s, from, len);
+        int h = full & mask;
+        int mine = -1;
+        while (true) {
+            long e = table.get(h);
+            if (e == 0) {
+                if (mine < 0) {
+                    mine = append(s, from, len);
+                }
+                long claim = ((long) full << 32) | (mine + 1L);
+                if (table.compareAndSet(h, 0, claim)) {
+                    return mine;
+                }
+                e = table.get(h); // another thread claimed this slot first: look at its string
+            }
+            int off = (int) e - 1;
+            if ((int) (e >>> 32) == full && equalsAt(off, s, from, len)) {
+                return off; // (our appended copy, if any, stays unused)
+            }
+            h = (h + 1) & mask;
+        }
+    }
+
+    private int append(byte[] s, int from, int len) {
+        int off = size.getAndAdd(len + 1);
+        if (off + len + 1 > data.length) {
+            throw new IllegalStateException("string arena sized too small");
+        }
+        System.arraycopy(s, from, data, off, len);
+        data[off + len] = 0;
+        return off;
+    }
+
+    private boolean equalsAt(int off, byte[] s, int from, int len) {
+        if (off + len >= data.length || data[off + len] != 0) {
+            return false;
+        }
+        return java.util.Arrays.equals(data, off, off + len, s, from, from + len);
+    }
+
+    /** The arena (valid up to {@link #size()}). */
+    byte[] bytes() {
+        return data;
+    }
+
+    int size() {
+        return size.get();
+    }
+}
