@@ -37,7 +37,7 @@ all_targets=(
 if [ $# -gt 0 ]; then targets=("$@"); else targets=("${all_targets[@]}"); fi
 
 # compile once (reactor build, nothing installed) and record the test class path
-if ! (cd "$root" && mvn -B -q -pl fuzz -am test-compile dependency:build-classpath \
+if ! (cd "$root" && mvn -B -q -Dstyle.color=never -pl fuzz -am test-compile dependency:build-classpath \
         -Dmdep.outputFile=target/fuzz.cp -Dmdep.includeScope=test); then
     echo "run-fuzz: build failed" >&2
     exit 2
