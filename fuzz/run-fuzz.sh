@@ -37,8 +37,10 @@ all_targets=(
 if [ $# -gt 0 ]; then targets=("$@"); else targets=("${all_targets[@]}"); fi
 
 # compile once (reactor build, nothing installed) and record the test class path
-if ! (cd "$root" && mvn -B -q -Dstyle.color=never -pl fuzz -am test-compile dependency:build-classpath \
-        -Dmdep.outputFile=target/fuzz.cp -Dmdep.includeScope=test); then
+mkdir -p "$here/target"
+if ! (cd "$root" && mvn -B -q -pl fuzz -am test-compile dependency:build-classpath \
+        -Dmdep.outputFile=target/fuzz.cp -Dmdep.includeScope=test) > "$here/target/fuzz-build.log" 2>&1; then
+    cat "$here/target/fuzz-build.log" >&2
     echo "run-fuzz: build failed" >&2
     exit 2
 fi
@@ -71,12 +73,15 @@ for t in "${targets[@]}"; do
     secs=$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\2/p' "$log" | tail -1)
     if [ "$rc" -eq 0 ] && [ -n "$runs" ]; then
         result=ok
-    else
+    elif grep -q -e '== Java Exception' -e 'ERROR: libFuzzer: timeout' "$log"; then
         result="FINDING (exit $rc, see $log and $out)"
         failed=1
         # the run count at the finding is on libFuzzer's last status line
         runs=${runs:-$(grep -o '^#[0-9]*' "$log" | tail -1 | tr -d '#')}
-        grep -m1 -A8 '== Java Exception' "$log" >&2
+        grep -m1 -A8 -e '== Java Exception' -e 'ERROR: libFuzzer: timeout' "$log" >&2
+    else
+        result="ERROR (exit $rc, no finding reported: see $log)"
+        failed=1
     fi
     line=$(printf '%-40s %10s runs in %4s s  %s' "$t" "${runs:-?}" "${secs:-?}" "$result")
     echo "$line"

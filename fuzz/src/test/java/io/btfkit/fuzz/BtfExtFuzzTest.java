@@ -1,6 +1,7 @@
 package io.btfkit.fuzz;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.btfkit.core.ext.BtfExt;
@@ -22,8 +23,8 @@ class BtfExtFuzzTest {
         if (ext == null) {
             return;
         }
-        int[] references = new int[1];
-        ext.forEachReference((kind, field, section, record, value) -> references[0]++);
+        ext.forEachReference((kind, field, section, record, value) -> assertTrue(section >= 0 && record >= -1
+                && record < ext.info(kind).recordCount(section), "reference outside its block"));
         byte[] out = BtfExtWriter.write(ext);
         assertArrayEquals(out, BtfExtWriter.write(BtfExtReader.read(out)));
         assertArrayEquals(out, BtfExtWriter.write(ext.remap(id -> id, off -> off)));

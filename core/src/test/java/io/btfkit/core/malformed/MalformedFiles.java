@@ -10,6 +10,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.function.Consumer;
 import java.util.zip.GZIPOutputStream;
@@ -101,7 +102,7 @@ final class MalformedFiles {
         while (d[end] != 0) {
             end++;
         }
-        return new String(d, at, end - at, java.nio.charset.StandardCharsets.ISO_8859_1);
+        return new String(d, at, end - at, StandardCharsets.ISO_8859_1);
     }
 
     static byte[] gzip(byte[] data) {

@@ -31,10 +31,13 @@ import io.btfkit.core.Kind;
 import io.btfkit.core.text.RawTextParser;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -99,7 +102,7 @@ class MalformedInputTest {
         c.add(bytes("header length cutting the layout fields", raw(b -> b.putInt(HDR_LEN, 28)),
                 "header length 28 (header offset 4) cuts the layout fields"));
         c.add(bytes("non-zero byte in a long header", concat(cut(raw(b -> b.putInt(HDR_LEN, 40)), 24),
-                new byte[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0}, java.util.Arrays.copyOfRange(RAW, 24, RAW.length)),
+                new byte[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0}, Arrays.copyOfRange(RAW, 24, RAW.length)),
                 "non-zero byte at header offset 36"));
         c.add(bytes("type offset not aligned", raw(b -> b.putInt(TYPE_OFF, 2)), "type section offset 2 is not 4-byte aligned"));
         c.add(bytes("type length not a multiple of 4", raw(b -> b.putInt(TYPE_LEN, 62)), "type section length 62 is not a multiple of 4"));
@@ -112,7 +115,7 @@ class MalformedInputTest {
         c.add(bytes("type and string sections overlap", raw(b -> b.putInt(STR_OFF, 60).putInt(STR_LEN, 15)),
                 "type section [0, +64) overlaps or follows the string section at 60"));
         c.add(bytes("layout section not aligned", concat(cut(raw(b -> b.putInt(HDR_LEN, 32)), 24),
-                new byte[] {64, 0, 0, 0, 6, 0, 0, 0}, java.util.Arrays.copyOfRange(RAW, 24, RAW.length)),
+                new byte[] {64, 0, 0, 0, 6, 0, 0, 0}, Arrays.copyOfRange(RAW, 24, RAW.length)),
                 "layout section [64, +6) is not 4-byte aligned"));
         c.add(bytes("type header cut by the type section end", raw(b -> b.putInt(TYPE_LEN, 8).putInt(STR_OFF, 64)),
                 "type [1] at type section offset 0: header needs 12 bytes, only 8 left"));
@@ -172,14 +175,14 @@ class MalformedInputTest {
                 "section header " + btf + " (.BTF): data [", ", +0x10000) runs past the end of the file (" + hexLen + " bytes)"));
         c.add(bytes(".BTF offset past EOF", edit(d, b -> b.putLong(e.sh(btf, 0x18), 0xffffffff00L)),
                 "section header " + btf + " (.BTF): data [0xffffffff00, +"));
-        long btfAt = java.nio.ByteBuffer.wrap(d).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong(e.sh(btf, 0x18));
+        long btfAt = ByteBuffer.wrap(d).order(ByteOrder.LITTLE_ENDIAN).getLong(e.sh(btf, 0x18));
         c.add(bytes("malformed BTF inside .BTF", edit(d, b -> b.put((int) btfAt + VERSION, (byte) 9)),
                 "unsupported BTF version 9 (header offset 2)"));
     }
 
     /** The first SHT_RELA section of the sample (its sh_link names the symbol table). */
     private static int relocationIndex(MalformedFiles.Elf e) {
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(e.bytes()).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer b = ByteBuffer.wrap(e.bytes()).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 1; i < e.shnum(); i++) {
             if (b.getInt(e.sh(i, 4)) == 4) {
                 return i;
@@ -194,10 +197,11 @@ class MalformedInputTest {
         byte[] z = zstd(RAW);
         c.add(bytes("corrupt xz", edit(x, b -> b.put(x.length / 2, (byte) (x[x.length / 2] ^ 0x55))), "corrupt xz data"));
         c.add(bytes("corrupt zstd", edit(z, b -> b.putInt(4, 0xffffffff)), "corrupt zstd data"));
-        c.add(bytes("corrupt gzip", edit(gz, b -> b.put(gz.length - 6, (byte) (gz[gz.length - 6] ^ 0x55))), "corrupt gzip data"));
-        c.add(bytes("truncated xz", cut(x, x.length - 20), "corrupt xz data"));
-        c.add(bytes("truncated zstd", cut(z, z.length / 2), "corrupt zstd data"));
-        c.add(bytes("truncated gzip", cut(gz, gz.length / 2), "corrupt gzip data"));
+        c.add(bytes("corrupt gzip", edit(gz, b -> b.put(gz.length - 6, (byte) (gz[gz.length - 6] ^ 0x55))),
+                "corrupt gzip data: Corrupt GZIP trailer"));
+        c.add(bytes("truncated xz", cut(x, x.length - 20), "corrupt xz data: EOFException"));
+        c.add(bytes("truncated zstd", cut(z, z.length / 2), "corrupt zstd data: Not enough input bytes"));
+        c.add(bytes("truncated gzip", cut(gz, gz.length / 2), "corrupt gzip data: Unexpected end of ZLIB input stream"));
         c.add(bytes("xz of nothing", xz(new byte[0]), "xz data decompresses to nothing"));
         c.add(bytes("compressed twice", gzip(gz), "compressed data inside compressed data"));
         c.add(bytes("malformed BTF inside gzip", gzip(cut(RAW, 95)), "string section [64, +11) runs past the end of the data"));
@@ -205,11 +209,15 @@ class MalformedInputTest {
 
     private static void textCases(List<Case> c) {
         String intLine = "[1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED\n";
-        c.add(text("text: unknown kind word", intLine + "[2] BLOB 'x' size=4\n", "line 2: "));
-        c.add(text("text: member line without a type", intLine + "\t'a' type_id=1 bits_offset=0\n", "line 2: "));
-        c.add(text("text: ids not consecutive", intLine + "[3] PTR '(anon)' type_id=1\n", "line 2: "));
-        c.add(text("text: garbage field", "# comment\n" + intLine + "[2] PTR '(anon)' type_id=banana\n", "line 3: "));
-        c.add(text("text: reference past the last type", intLine + "[2] PTR '(anon)' type_id=7\n", "line 2: "));
+        c.add(text("text: unknown kind word", intLine + "[2] BLOB 'x' size=4\n", "line 2: unknown kind 'BLOB'"));
+        c.add(text("text: member line without a type", intLine + "\t'a' type_id=1 bits_offset=0\n",
+                "line 2: member line after [1] INT at line 1, which has no members"));
+        c.add(text("text: ids not consecutive", intLine + "[3] PTR '(anon)' type_id=1\n",
+                "line 2: expected type id [2], found [3]"));
+        c.add(text("text: garbage field", "# comment\n" + intLine + "[2] PTR '(anon)' type_id=banana\n",
+                "line 3: expected a number after 'type_id=', found 'banana'"));
+        c.add(text("text: reference past the last type", intLine + "[2] PTR '(anon)' type_id=7\n",
+                "line 2: type_id=7 refers to no type (the last id is 2)"));
     }
 
     private static Case text(String name, String text, String... expected) {
