@@ -1,0 +1,83 @@
+package io.btfkit.fuzz;
+
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.airlift.compress.zstd.ZstdCompressor;
+import io.btfkit.core.io.InputLoader;
+import io.btfkit.core.io.LoadedInput;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.zip.GZIPOutputStream;
+import org.tukaani.xz.LZMA2Options;
+import org.tukaani.xz.XZOutputStream;
+
+/**
+ * Fuzzes the command line's input entry point ({@link InputLoader#load(Path, byte[],
+ * io.btfkit.core.Btf)}): detection by content, decompression (xz, zstd, gzip, with its output
+ * cap) and whatever reader the decompressed bytes go to.
+ *
+ * <p>{@link #compressed} mutates compressed files as they are (seeds: the shipped compressed
+ * samples and compressed raw BTF); {@link #wrapped} compresses the fuzzed bytes itself (first
+ * byte picks the format), so mutations reach the readers behind the decompressor instead of
+ * dying on a checksum.
+ */
+class CompressedInputFuzzTest {
+    private static final Path NAME = Path.of("fuzz-input");
+
+    @FuzzTest
+    void compressed(byte[] data) {
+        LoadedInput in = Outcomes.orRejected(() -> InputLoader.load(NAME, data, null));
+        if (in != null) {
+            assertNotNull(in.btf());
+        }
+    }
+
+    @FuzzTest
+    void wrapped(byte[] data) {
+        if (data.length < 2) {
+            return;
+        }
+        byte[] payload = Arrays.copyOfRange(data, 1, data.length);
+        byte[] file = compress(data[0] & 3, payload);
+        LoadedInput in = Outcomes.orRejected(() -> InputLoader.load(NAME, file, null));
+        if (in != null) {
+            assertNotNull(in.btf());
+        }
+    }
+
+    private static byte[] compress(int format, byte[] payload) {
+        try {
+            switch (format) {
+                case 0: {
+                    ByteArrayOutputStream bos = new ByteArrayOutputStream();
+                    try (OutputStream os = new GZIPOutputStream(bos)) {
+                        os.write(payload);
+                    }
+                    return bos.toByteArray();
+                }
+                case 1: {
+                    ByteArrayOutputStream bos = new ByteArrayOutputStream();
+                    try (OutputStream os = new XZOutputStream(bos, new LZMA2Options(0))) {
+                        os.write(payload);
+                    }
+                    return bos.toByteArray();
+                }
+                case 2: {
+                    ZstdCompressor z = new ZstdCompressor();
+                    byte[] out = new byte[z.maxCompressedLength(payload.length)];
+                    int n = z.compress(payload, 0, payload.length, out, 0, out.length);
+                    return Arrays.copyOf(out, n);
+                }
+                default:
+                    return payload;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
