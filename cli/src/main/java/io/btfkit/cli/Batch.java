@@ -142,7 +142,7 @@ final class Batch {
             if (on) {
                 err.print("\r\033[K");
             }
-            err.println(line);
+            err.println(io.btfkit.core.Printable.oneLine(line));
             err.flush();
         }
 

@@ -2,6 +2,7 @@ package io.btfkit.cli;
 
 import io.btfkit.core.BtfException;
 import io.btfkit.core.OperationException;
+import io.btfkit.core.Printable;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.OutputStream;
@@ -125,11 +126,11 @@ public final class Main implements Runnable {
             e.printStackTrace(err);
         }
         if (e instanceof FileException fe) {
-            err.println("btfkit: " + fe.file() + ": " + fe.getMessage());
+            err.println("btfkit: " + fe.file() + ": " + Printable.oneLine(fe.getMessage()));
             return fe.exitCode();
         }
         if (e instanceof BtfException be) {
-            err.println("btfkit: " + be.getMessage());
+            err.println("btfkit: " + Printable.oneLine(be.getMessage()));
             return be instanceof OperationException ? ExitCodes.FAILED : ExitCodes.BAD_INPUT;
         }
         if (e instanceof CommandFailedException cf) {

@@ -125,7 +125,7 @@ final class RelocateCommand implements Callable<Integer> {
             err.println("btfkit: " + in + ": cannot relocate: " + problems.size()
                     + (problems.size() == 1 ? " type has" : " types have") + " no match in the new base");
             for (Problem p : problems) {
-                err.println("btfkit: " + in + ":   " + p.message());
+                err.println("btfkit: " + in + ":   " + io.btfkit.core.Printable.oneLine(p.message()));
             }
             err.flush();
         }

@@ -53,7 +53,7 @@ final class ValidateCommand implements Callable<Integer> {
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(Streams.out(), StandardCharsets.UTF_8), true);
         if (inputs.size() == 1) {
             List<Finding> findings = check(inputs.get(0), baseBtf, opts);
-            findings.forEach(f -> out.println(f));
+            findings.forEach(f -> out.println(io.btfkit.core.Printable.oneLine(f.toString())));
             out.flush();
             return findings.isEmpty() ? ExitCodes.OK : ExitCodes.FAILED;
         }
@@ -61,7 +61,7 @@ final class ValidateCommand implements Callable<Integer> {
             List<Finding> findings = check(in, baseBtf, opts);
             if (!findings.isEmpty()) {
                 synchronized (out) {
-                    findings.forEach(f -> out.println(in + ": " + f));
+                    findings.forEach(f -> out.println(in + ": " + io.btfkit.core.Printable.oneLine(f.toString())));
                     out.flush();
                 }
                 throw new io.btfkit.core.OperationException(findings.size() + " finding(s)");

@@ -51,6 +51,8 @@ import java.util.Map;
 final class ElfSectionWriter {
     private static final int ADDED_ALIGN = 4;
     private static final long MAX_OUTPUT = Integer.MAX_VALUE - 8;
+    /** Largest section alignment honoured when re-laying out (pages of 64 KiB at most in objects). */
+    private static final long MAX_ALIGN = 1L << 20;
 
     private final ElfFile elf;
     private final ElfClass cls;
@@ -211,6 +213,7 @@ final class ElfSectionWriter {
         long tableOff = alignUp(pos, cls.wordSize, -1);
         long total = tableOff + (long) outCount * cls.shdrSize;
         checkSize(total);
+        checkGrowth(total);
         byte[] out = new byte[(int) total];
         System.arraycopy(src, 0, out, 0, (int) Math.min(src.length, Math.max(cls.ehdrSize, ehsize())));
         for (int i = 1; i < outCount; i++) {
@@ -348,12 +351,31 @@ final class ElfSectionWriter {
         if (align <= 1) {
             return pos;
         }
-        if (align > MAX_OUTPUT) {
+        if (Long.bitCount(align) != 1 || align > MAX_ALIGN) {
             throw new OperationException("section header " + index + " asks for alignment " + hex(align)
-                    + ", more than an output file can honour");
+                    + (Long.bitCount(align) != 1 ? ", not a power of two" : ", more than " + hex(MAX_ALIGN))
+                    + "; refusing to lay the file out again with it");
         }
         long r = pos % align;
         return r == 0 ? pos : pos + (align - r);
+    }
+
+    /**
+     * Section alignments may pad a re-laid-out file, but a small hostile file must not turn into
+     * a huge one: the output may not exceed twice the input plus the new contents (and a MiB).
+     */
+    private void checkGrowth(long total) {
+        long added = 0;
+        for (byte[] c : contents) {
+            if (c != null) {
+                added += c.length;
+            }
+        }
+        long bound = 2 * (src.length + added) + MAX_ALIGN;
+        if (total > bound) {
+            throw new OperationException("section alignments would pad the rewritten file to " + total
+                    + " bytes (from " + src.length + "); refusing");
+        }
     }
 
     private static void checkSize(long total) {

@@ -3,7 +3,6 @@ package io.btfkit.core.io;
 import io.airlift.compress.zstd.ZstdInputStream;
 import io.btfkit.core.BtfFormatException;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.zip.GZIPInputStream;
@@ -15,11 +14,13 @@ import org.tukaani.xz.XZInputStream;
  *
  * <p>Output is capped so a small hostile file cannot expand into gigabytes: at most
  * {@link #MAX_OUTPUT} bytes, and at most {@link #MAX_RATIO} times the compressed size once past
- * {@link #RATIO_FLOOR} (real modules compress 3-10x; zero-filled bombs compress 1000x).
+ * {@link #RATIO_FLOOR} (real modules and kernel images compress 3-10x; zero-filled bombs
+ * compress 1000x). Output is collected in chunks and copied once, so refusing a bomb costs
+ * about the cap, not several times it.
  */
 public final class Decompressor {
     public static final long MAX_OUTPUT = 1L << 30;
-    public static final long MAX_RATIO = 200;
+    public static final long MAX_RATIO = 30;
     public static final long RATIO_FLOOR = 64L << 20;
 
     /** Compression formats btfkit reads. */
@@ -60,30 +61,58 @@ public final class Decompressor {
     public static byte[] decompress(byte[] data, Format f) {
         long limit = Math.min(MAX_OUTPUT, Math.max(RATIO_FLOOR, MAX_RATIO * data.length));
         try (InputStream in = open(new ByteArrayInputStream(data), f)) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream(Math.min(data.length * 4, 1 << 24) + 16);
-            byte[] buf = new byte[1 << 16];
-            long total = 0;
-            int n;
-            while ((n = in.read(buf)) > 0) {
-                total += n;
-                if (total > limit) {
-                    throw new BtfFormatException(f.label() + " data expands past " + limit + " bytes ("
-                            + data.length + " compressed); refusing to decompress further");
-                }
-                out.write(buf, 0, n);
-            }
-            if (total == 0) {
-                throw new BtfFormatException(f.label() + " data decompresses to nothing");
-            }
-            return out.toByteArray();
+            return readCapped(in, limit, f, data.length);
         } catch (BtfFormatException e) {
             throw e;
         } catch (IOException | RuntimeException e) {
             // The decoders signal corrupt input with IOExceptions and, for some malformed
             // frames, unchecked exceptions; both mean the same thing to a user.
-            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            throw new BtfFormatException("corrupt " + f.label() + " data: " + why, e);
+            throw new BtfFormatException("corrupt " + f.label() + " data: " + why(e), e);
         }
+    }
+
+    private static String why(Exception e) {
+        if (e instanceof java.io.EOFException) {
+            return "truncated (the compressed stream ends early)";
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
+
+    /** Reads all of {@code in} into one array, refusing more than {@code limit} bytes. */
+    private static byte[] readCapped(InputStream in, long limit, Format f, int compressed) throws IOException {
+        java.util.List<byte[]> chunks = new java.util.ArrayList<>();
+        long total = 0;
+        int chunk = 1 << 16;
+        while (true) {
+            byte[] c = new byte[chunk];
+            int used = 0;
+            int n;
+            while (used < c.length && (n = in.read(c, used, c.length - used)) > 0) {
+                used += n;
+            }
+            if (used > 0) {
+                total += used;
+                if (total > limit) {
+                    throw new BtfFormatException(f.label() + " data expands past " + limit + " bytes (" + compressed
+                            + " compressed); refusing to decompress further");
+                }
+                chunks.add(used == c.length ? c : java.util.Arrays.copyOf(c, used));
+            }
+            if (used < c.length) {
+                break;
+            }
+            chunk = (int) Math.min(1 << 24, chunk * 2L);
+        }
+        if (total == 0) {
+            throw new BtfFormatException(f.label() + " data decompresses to nothing");
+        }
+        byte[] out = new byte[(int) total];
+        int at = 0;
+        for (byte[] c : chunks) {
+            System.arraycopy(c, 0, out, at, c.length);
+            at += c.length;
+        }
+        return out;
     }
 
     /**
@@ -97,8 +126,7 @@ public final class Decompressor {
         try (InputStream in = new org.tukaani.xz.SingleXZInputStream(new ByteArrayInputStream(data), 256 * 1024)) {
             return in.readAllBytes();
         } catch (IOException | RuntimeException e) {
-            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            throw new BtfFormatException("corrupt xz data: " + why, e);
+            throw new BtfFormatException("corrupt xz data: " + why(e), e);
         }
     }
 

@@ -423,6 +423,12 @@ public final class RawTextParser {
         if (len == 0 || (len == 6 && t.at(s, "(anon)"))) {
             return 0;
         }
+        for (int i = s; i < q; i++) {
+            if (d[i] == 0) {
+                throw t.error("a name of " + t.context + " contains a NUL byte (at column " + (i - t.start + 1)
+                        + "); BTF strings end at NUL");
+            }
+        }
         return b.addString(Arrays.copyOfRange(d, s, q));
     }
 

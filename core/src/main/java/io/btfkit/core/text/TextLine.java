@@ -21,6 +21,8 @@ final class TextLine {
     /** Current position, and the end of the line (exclusive, without the newline). */
     int pos;
     int end;
+    /** Where the line begins (for column numbers in messages). */
+    int start;
     int lineNo;
     /** What is being read, for messages: a kind word or "STRUCT member" and the like. */
     String context;
@@ -29,6 +31,7 @@ final class TextLine {
 
     void reset(byte[] data, int start, int stop, int line) {
         this.d = data;
+        this.start = start;
         this.pos = start;
         this.end = stop;
         this.lineNo = line;

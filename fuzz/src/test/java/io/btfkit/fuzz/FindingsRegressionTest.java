@@ -12,17 +12,13 @@ import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
- * Findings of the fuzzers that are reported but not fixed yet, each with the fuzzer's input
- * (under {@code findings/}) and the behaviour the fix must give. Disabled until fixed: then drop
- * {@code @Disabled}, move the input into the target's seed directory (so regression runs keep
- * it) and remove the filter that keeps the fuzz target away from it (named after the finding in
- * the target). See docs/FUZZING.md.
+ * Findings of the fuzzers, each with the fuzzer's input (under {@code findings/}) and the
+ * behaviour its fix gives; kept as regression tests. See docs/FUZZING.md.
  */
-class OpenFindingsTest {
+class FindingsRegressionTest {
     /**
      * F1: {@code ElfFile.withSections} on a file without program headers honours any
      * {@code sh_addralign} up to 2 GiB (here 1,124,073,480 on {@code .rel.debug_info} of a 13 KB
@@ -30,7 +26,6 @@ class OpenFindingsTest {
      * heap, a 1 GB output file otherwise.
      */
     @Test
-    @Disabled("open finding F1: ElfSectionWriter.alignUp accepts absurd sh_addralign (docs/FUZZING.md)")
     void absurdAlignmentIsRefusedNotAllocated() {
         ElfFile elf = ElfFile.parse(resource("findings/elf-huge-alignment.o"));
         LinkedHashMap<String, byte[]> contents = new LinkedHashMap<>();
@@ -47,7 +42,6 @@ class OpenFindingsTest {
      * string, which prints as {@code ''} and reads back as anonymous).
      */
     @Test
-    @Disabled("open finding F2: RawTextParser.name() does not reject NUL bytes (docs/FUZZING.md)")
     void nulInANameIsAnError() {
         byte[] text = resource("findings/text-nul-in-name.txt");
         BtfFormatException e = assertThrows(BtfFormatException.class, () -> RawTextParser.parse(text, null));
@@ -55,7 +49,7 @@ class OpenFindingsTest {
     }
 
     private static byte[] resource(String name) {
-        try (InputStream in = OpenFindingsTest.class.getResourceAsStream(name)) {
+        try (InputStream in = FindingsRegressionTest.class.getResourceAsStream(name)) {
             Assumptions.assumeTrue(in != null, "skipped: " + name + " not on the class path");
             return in.readAllBytes();
         } catch (IOException e) {
