@@ -71,6 +71,6 @@ final class ValidateCommand implements Callable<Integer> {
 
     private static List<Finding> check(Path in, Btf baseBtf, Validator.Options opts) {
         LoadedInput li = Inputs.load(in, baseBtf);
-        return Validator.validate(li.btf(), opts);
+        return Validator.validate(li.btf(), li.ext(), opts);
     }
 }

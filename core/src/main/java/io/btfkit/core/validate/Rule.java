@@ -126,7 +126,17 @@ public enum Rule {
     LOOP("loop", false, "Loop detected",
             "no reference cycle except through a PTR (e.g. no struct containing itself by value)"),
     RESOLVE_DEPTH("resolve-depth", true, "Exceeded max resolving depth:32",
-            "the kernel resolves at most 32 not-yet-resolved types in one chain");
+            "the kernel resolves at most 32 not-yet-resolved types in one chain"),
+
+    // --- .BTF.ext (what libbpf and the kernel check before using the records) ---
+    EXT_STRING("ext-string", false, "Invalid line_info / name_off",
+            ".BTF.ext section names, line_info file names and source lines, and CO-RE access strings must be strings"),
+    EXT_FUNC_TYPE("ext-func-type", false, "type_id is not a FUNC",
+            "every func_info record must refer to a FUNC"),
+    EXT_INSN_ORDER("ext-insn-order", false, "Invalid insn code offset",
+            "func_info instruction offsets must increase within a section, line_info offsets must not decrease"),
+    EXT_CORE_TYPE("ext-core-type", false, "Invalid type_id",
+            "every CO-RE relocation must refer to an existing type");
 
     private final String id;
     private final boolean kernelOnly;

@@ -25,10 +25,8 @@ import java.util.List;
  * </pre>
  * gives {@code type [1] STRUCT 'a': loop broken (reference cycle [1] STRUCT -> [1])}.
  *
- * <p>TODO(.BTF.ext): a {@code validate(Btf, BtfExt, Options)} overload will add an
- * {@code ExtRules} pass (func_info/line_info/CO-RE record rules of {@code check_btf_func},
- * {@code check_btf_line}, {@code check_core_relo}) once the {@code .BTF.ext} model exists; it
- * reports into the same {@link Findings} after the type passes, with new {@link Rule}s.
+ * <p>{@code validate(Btf, BtfExt, Options)} adds the {@code .BTF.ext} record rules
+ * ({@link ExtRules}) of an object file.
  */
 public final class Validator {
     private Validator() {
@@ -86,6 +84,20 @@ public final class Validator {
      *
      * @return the findings, ordered by type id (whole-BTF findings, id -1, first); empty when valid
      */
+    /** Validates {@code btf} and, when given, its object's {@code .BTF.ext} records ({@link ExtRules}). */
+    public static List<Finding> validate(Btf btf, io.btfkit.core.ext.BtfExt ext, Options options) {
+        Types types = new Types(btf);
+        Findings out = new Findings(types, options);
+        List<Finding> typeFindings = validate(btf, options);
+        if (ext != null && !(options.stopAtFirst() && !typeFindings.isEmpty())) {
+            ExtRules.check(btf, ext, out);
+        }
+        List<Finding> all = new java.util.ArrayList<>(out.result());
+        all.addAll(typeFindings);
+        all.sort(java.util.Comparator.comparingInt(Finding::typeId));
+        return options.stopAtFirst() && all.size() > 1 ? all.subList(0, 1) : all;
+    }
+
     public static List<Finding> validate(Btf btf, Options options) {
         Types types = new Types(btf);
         Findings out = new Findings(types, options);
