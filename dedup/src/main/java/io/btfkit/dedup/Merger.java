@@ -84,17 +84,7 @@ final class Merger {
         int[] words = new int[(int) totalWords];
         int[] starts = new int[(int) totalTypes + 1];
         int[] inputFirst = new int[inputs.size() + 1];
-        long maxBytes = 16;
-        for (Btf in : inputs) {
-            maxBytes += in.strings().length() + (base == null && in.isSplit() ? in.base().strings().length() : 0);
-        }
-        if (ext != null) {
-            maxBytes += inputs.get(0).strings().end();
-        }
-        ConcurrentStrings pool = new ConcurrentStrings(maxBytes, maxBytes / 2 + 16);
-        if (base == null) {
-            pool.add(new byte[0], 0, 0);
-        }
+
         StringTable baseStrings = base == null ? null : base.strings();
         int stringStart = base == null ? 0 : baseStrings.end();
         int k0 = inputs.size();
@@ -111,6 +101,29 @@ final class Merger {
         UnitStrings[] unitStrings = new UnitStrings[k0];
         IntStream.range(0, k0).parallel().forEach(k ->
                 unitStrings[k] = copy(inputs.get(k), words, starts, wordAt[k], typeAt[k], firstId + typeAt[k], baseStrings));
+        // the arena holds every distinct string once (names may point into the middle of others)
+        long maxBytes = 16;
+        long maxStrings = 16;
+        for (UnitStrings us : unitStrings) {
+            maxBytes += us.bytesNeeded();
+            maxStrings += us.count();
+        }
+        if (ext != null) {
+            StringTable st = inputs.get(0).strings();
+            long[] extNeed = {0, 0};
+            ext.forEachStringOffset(off -> {
+                if (st.isValid(off)) {
+                    extNeed[0] += st.lengthAt(off) + 1L;
+                    extNeed[1]++;
+                }
+            });
+            maxBytes += extNeed[0];
+            maxStrings += extNeed[1];
+        }
+        ConcurrentStrings pool = new ConcurrentStrings(maxBytes, maxStrings);
+        if (base == null) {
+            pool.add(new byte[0], 0, 0);
+        }
         // 2. give each string its canonical offset (base first, then the shared pool)
         IntStream.range(0, k0).parallel().forEach(k -> unitStrings[k].canonicalize(baseStrings, pool, stringStart));
         // 3. in parallel: rewrite the string offsets
@@ -186,6 +199,19 @@ final class Merger {
                 map[off - ownStart] = -2;
                 order.add(off);
             }
+        }
+
+        /** Bytes the distinct strings of this input need in the pool (NULs included). */
+        long bytesNeeded() {
+            long n = 0;
+            for (int i = 0; i < order.size(); i++) {
+                n += st.lengthAt(order.getInt(i)) + 1L;
+            }
+            return n;
+        }
+
+        int count() {
+            return order.size();
         }
 
         void canonicalize(StringTable baseStrings, ConcurrentStrings pool, int stringStart) {
