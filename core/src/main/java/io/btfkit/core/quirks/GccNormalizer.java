@@ -64,7 +64,11 @@ public final class GccNormalizer {
         }
     }
 
-    /** An INT to use as array index type where a unit has none of its own. */
+    /**
+     * An INT to use as array index type where a unit has none of its own: the one most units of
+     * the link use, else gcc's {@code sizetype} for the object's pointer size (LP64 when unknown).
+     * The index type of an array carries no C meaning; the kernel only wants a regular INT.
+     */
     record IndexType(String name, int size, int intWord) {
         static IndexType forPointerSize(int bytes) {
             return bytes == 4 ? new IndexType("unsigned int", 4, 32) : new IndexType("long unsigned int", 8, 64);
@@ -84,8 +88,8 @@ public final class GccNormalizer {
         List<FileResult> out = new ArrayList<>(inputs.size());
         for (LoadedInput in : inputs) {
             ObjectSymbols syms = symbolsOf(in);
-            IndexType fallback = common != null ? common : in.elf() != null
-                    ? IndexType.forPointerSize(in.elf().is64() ? 8 : 4) : null;
+            IndexType fallback = common != null ? common
+                    : IndexType.forPointerSize(in.elf() != null && !in.elf().is64() ? 4 : 8);
             List<Btf> us = in.units();
             UnitResult[] rs = new UnitResult[us.size()];
             IntStream.range(0, us.size()).parallel()
@@ -170,7 +174,7 @@ public final class GccNormalizer {
         boolean fix = level == Level.FIX;
         UnitRewriter r = new UnitRewriter(u);
         fwds(u, r, anchors, applied, kept);
-        arrayIndexes(u, r, fallback, applied, kept);
+        arrayIndexes(u, r, fallback, applied);
         ints(u, r, fix, applied, kept);
         anonymousFuncs(u, r, fix, applied, kept);
         duplicateVars(u, r, fix, applied, kept);
@@ -198,8 +202,11 @@ public final class GccNormalizer {
         }
     }
 
-    /** ARRAYs indexed by void get the unit's most common index type (or {@code fallback}, appended). */
-    private static void arrayIndexes(Btf u, UnitRewriter r, IndexType fallback, QuirkCounts applied, QuirkCounts kept) {
+    /**
+     * ARRAYs indexed by void get the unit's most common index type, else the unit's INT equal to
+     * {@code fallback}, else {@code fallback} appended.
+     */
+    private static void arrayIndexes(Btf u, UnitRewriter r, IndexType fallback, QuirkCounts applied) {
         int[] w = u.words();
         int voids = 0;
         Int2IntOpenHashMap uses = new Int2IntOpenHashMap();
@@ -218,19 +225,22 @@ public final class GccNormalizer {
             return;
         }
         int index = mostUsed(uses);
-        if (index == 0 && fallback != null) {
+        for (int id = u.firstId(); index == 0 && id < u.typeCount(); id++) {
+            int s = u.startOf(id);
+            if (Kind.kindOf(w[s + 1]) == Kind.INT && w[s + 2] == fallback.size() && w[s + 3] == fallback.intWord()
+                    && fallback.name().equals(u.strings().get(w[s]))) {
+                index = id;
+            }
+        }
+        if (index == 0) {
             index = r.append(new int[] {r.string(fallback.name()), Kind.info(Kind.INT, 0, false), fallback.size(),
                 fallback.intWord()});
         }
         for (int id = u.firstId(); id < u.typeCount(); id++) {
             int s = u.startOf(id);
             if (Kind.kindOf(w[s + 1]) == Kind.ARRAY && w[s + 4] == 0) {
-                if (index != 0) {
-                    r.setWord(id, 4, index);
-                    applied.add(GccQuirk.ARRAY_INDEX_VOID, id);
-                } else {
-                    kept.add(GccQuirk.ARRAY_INDEX_VOID, id);
-                }
+                r.setWord(id, 4, index);
+                applied.add(GccQuirk.ARRAY_INDEX_VOID, id);
             }
         }
     }
