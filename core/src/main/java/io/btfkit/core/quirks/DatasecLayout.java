@@ -16,7 +16,8 @@ import java.util.Map;
  * {@code .data} that the object keeps in {@code .rodata}), at the symbol's offset; each
  * DATASEC's size is its section's size. Variables without storage in the object — extern
  * declarations (undefined symbol) and statics the compiler dropped (no symbol) — are taken out,
- * and a DATASEC left without variables (a section the object does not have, such as
+ * as are variables of size 0 (an empty struct: no bytes to describe, and the kernel refuses
+ * empty entries), and a DATASEC left without variables (a section the object does not have, such as
  * {@code .data..percpu} when the unit only declares per-cpu variables) is removed.
  *
  * <p>Correct because nothing is guessed: the plan is made only when every listed variable has at
@@ -111,7 +112,7 @@ final class DatasecLayout {
                 }
                 List<Entry> list = bySection.computeIfAbsent(sym.section(), k2 -> new ArrayList<>());
                 int size = w[e + 2];
-                if (list.stream().noneMatch(x -> x.var == var)) {
+                if (size != 0 && list.stream().noneMatch(x -> x.var == var)) {
                     list.add(new Entry(var, sym.offset(), size));
                 }
             }
