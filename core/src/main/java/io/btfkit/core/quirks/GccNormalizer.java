@@ -85,18 +85,19 @@ public final class GccNormalizer {
         inputs.forEach(in -> all.addAll(in.units()));
         FwdKinds.Anchors anchors = FwdKinds.Anchors.of(all);
         IndexType common = commonIndexType(all);
-        List<FileResult> out = new ArrayList<>(inputs.size());
-        for (LoadedInput in : inputs) {
+        FileResult[] out = new FileResult[inputs.size()];
+        IntStream.range(0, inputs.size()).parallel().forEach(i -> {
+            LoadedInput in = inputs.get(i);
             ObjectSymbols syms = symbolsOf(in);
             IndexType fallback = common != null ? common
                     : IndexType.forPointerSize(in.elf() != null && !in.elf().is64() ? 4 : 8);
-            List<Btf> us = in.units();
-            UnitResult[] rs = new UnitResult[us.size()];
-            IntStream.range(0, us.size()).parallel()
-                    .forEach(k -> rs[k] = normalize(us.get(k), syms, anchors, fallback, level));
-            out.add(file(in, List.of(rs)));
-        }
-        return out;
+            List<UnitResult> rs = new ArrayList<>(in.units().size());
+            for (Btf u : in.units()) {
+                rs.add(normalize(u, syms, anchors, fallback, level));
+            }
+            out[i] = file(in, rs);
+        });
+        return List.of(out);
     }
 
     /** Normalises one input on its own (convert --fix, validate): names come from its own units. */
@@ -114,7 +115,7 @@ public final class GccNormalizer {
             applied = applied.plus(u.applied());
             kept = kept.plus(u.kept());
         }
-        return new FileResult(in, units, applied, kept);
+        return new FileResult(in, List.copyOf(units), applied, kept);
     }
 
     /** The object's symbols when they describe exactly this one unit, else null. */
