@@ -81,14 +81,23 @@ public final class GccNormalizer {
      * common one of the others.
      */
     public static List<FileResult> normalize(List<LoadedInput> inputs, Level level) {
+        List<Btf> gcc = new ArrayList<>();
+        inputs.forEach(in -> in.units().stream().filter(GccNormalizer::isGccEncoded).forEach(gcc::add));
+        if (gcc.isEmpty()) {
+            List<FileResult> out = new ArrayList<>(inputs.size());
+            inputs.forEach(in -> out.add(file(in, in.units().stream()
+                    .map(u -> new UnitResult(u, new QuirkCounts(), new QuirkCounts(), null)).toList())));
+            return out;
+        }
         List<Btf> all = new ArrayList<>();
         inputs.forEach(in -> all.addAll(in.units()));
         FwdKinds.Anchors anchors = FwdKinds.Anchors.of(all);
-        IndexType common = commonIndexType(all);
+        IndexType common = commonIndexType(gcc);
         FileResult[] out = new FileResult[inputs.size()];
         IntStream.range(0, inputs.size()).parallel().forEach(i -> {
             LoadedInput in = inputs.get(i);
-            ObjectSymbols syms = symbolsOf(in);
+            boolean any = in.units().stream().anyMatch(GccNormalizer::isGccEncoded);
+            ObjectSymbols syms = any ? symbolsOf(in) : null;
             IndexType fallback = common != null ? common
                     : IndexType.forPointerSize(in.elf() != null && !in.elf().is64() ? 4 : 8);
             List<UnitResult> rs = new ArrayList<>(in.units().size());
@@ -260,7 +269,7 @@ public final class GccNormalizer {
         return best;
     }
 
-    /** The most common array index INT over the gcc 12 units, or null. */
+    /** The most common array index INT over {@code units} (the gcc 12 ones), or null. */
     private static IndexType commonIndexType(List<Btf> units) {
         Map<IndexType, Integer> counts = new HashMap<>();
         for (Btf u : units) {
