@@ -73,11 +73,23 @@ final class ConvertCommand implements Callable<Integer> {
             convertOne(inputs.get(0), baseBtf, output);
             return ExitCodes.OK;
         }
+        java.util.Map<Path, Path> targets = new java.util.HashMap<>();
+        for (Path in : inputs) {
+            Path t = target(in);
+            Path other = targets.put(t, in);
+            if (other != null && !other.equals(in)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), other + " and " + in + " would both be written to "
+                        + t + "; convert them in separate runs or with -o");
+            }
+        }
         Outputs.ensureDirectory(outDir);
-        return Batch.run("convert", inputs, in -> convertOne(in, baseBtf, outDir.resolve(
-                out.format == OutputOptions.Format.elf ? Stems.uncompressedName(in)
-                        : Stems.stem(in) + (out.format == OutputOptions.Format.text ? ".txt" : ".btf"))),
-                batch.quiet, batch.json);
+        return Batch.run("convert", inputs, in -> convertOne(in, baseBtf, target(in)), batch.quiet, batch.json);
+    }
+
+    /** D/STEM.btf (.txt for text, the input's uncompressed name for ELF). */
+    private Path target(Path in) {
+        return outDir.resolve(out.format == OutputOptions.Format.elf ? Stems.uncompressedName(in)
+                : Stems.stem(in) + (out.format == OutputOptions.Format.text ? ".txt" : ".btf"));
     }
 
     private void convertOne(Path input, Btf baseBtf, Path target) {

@@ -181,6 +181,19 @@ class GccCommandsTest {
     }
 
     @Test
+    void batchConvertRefusesInputsThatWouldShareAnOutputName() throws Exception {
+        Path a = Files.createDirectories(tmp.resolve("a")).resolve("main.o");
+        Path b = Files.createDirectories(tmp.resolve("b")).resolve("main.o");
+        Files.copy(TestData.sample("gcc/main.o"), a);
+        Files.copy(TestData.sample("gcc/queue.o"), b);
+        Path out = tmp.resolve("out");
+        Cli r = Cli.run("convert", "--fix", "-q", "--out-dir", out.toString(), a.toString(), b.toString());
+        assertEquals(2, r.exit, r.toString());
+        assertTrue(r.err.contains("would both be written to " + out.resolve("main.btf")), r.err);
+        assertFalse(Files.exists(out.resolve("main.btf")));
+    }
+
+    @Test
     void fixAndAsWrittenExcludeEachOther() {
         Cli r = Cli.run(args(List.of("link", "--fix", "--as-written"), samples(), "-o", "x.btf"));
         assertEquals(2, r.exit);
