@@ -1,7 +1,12 @@
 package io.btfkit.cli;
 
 import io.btfkit.core.Btf;
+import io.btfkit.core.BtfFormatException;
 import io.btfkit.core.io.LoadedInput;
+import io.btfkit.core.quirks.GccNormalizer;
+import io.btfkit.core.quirks.QuirkCounts;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -13,13 +18,18 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code btfkit convert}: re-encodes BTF without changing its types — raw ↔ text ↔ ELF section,
- * byte order, header form. Raw to raw with no option is byte-identical.
+ * byte order, header form. Raw to raw with no option is byte-identical. An input whose .BTF
+ * holds several blobs ({@code ld -r}) is written as the same blobs back to back (raw or ELF).
+ * With {@code --fix}, gcc 12's encodings are rewritten into BTF the kernel accepts where the
+ * meaning is unambiguous ({@link GccNormalizer}), with one warning line saying what changed.
  */
 @Command(name = "convert", sortOptions = false, mixinStandardHelpOptions = true,
-        description = "Re-encode BTF (raw, text, byte order, header form) without changing its types.",
+        description = {"Re-encode BTF (raw, text, byte order, header form) without changing its types.",
+            "--fix rewrites gcc 12 encodings into kernel-acceptable BTF where the meaning is unambiguous (docs/GCC.md)."},
         footer = {"", "Examples:",
             "  btfkit convert vmlinux.btf --endian big -o vmlinux.be.btf",
-            "  btfkit convert mod.ko --base vmlinux.btf --out-format text -o mod.txt"})
+            "  btfkit convert mod.ko --base vmlinux.btf --out-format text -o mod.txt",
+            "  btfkit convert --fix obj.o --out-format elf -o obj.fixed.o"})
 final class ConvertCommand implements Callable<Integer> {
     @Parameters(paramLabel = "INPUT", arity = "1..*")
     List<Path> inputs;
@@ -35,6 +45,11 @@ final class ConvertCommand implements Callable<Integer> {
 
     @Option(names = "--in-place", description = "allow OUT to be INPUT")
     boolean inPlace;
+
+    @Option(names = "--fix", description = "rewrite gcc 12 encodings the kernel rejects where the meaning is unambiguous"
+            + " (FWD type word, enum declarations, SIGNED|CHAR, anonymous FUNCs, duplicate VARs, arrays indexed by void;"
+            + " DATASEC layout and FUNC linkage from the object's symbol table)")
+    boolean fix;
 
     @Mixin
     OutputOptions out;
@@ -53,19 +68,77 @@ final class ConvertCommand implements Callable<Integer> {
             convertOne(inputs.get(0), baseBtf, output);
             return ExitCodes.OK;
         }
+        java.util.Map<Path, Path> targets = new java.util.HashMap<>();
+        for (Path in : inputs) {
+            Path t = target(in);
+            Path other = targets.put(t, in);
+            if (other != null && !other.equals(in)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), other + " and " + in + " would both be written to "
+                        + t + "; convert them in separate runs or with -o");
+            }
+        }
         Outputs.ensureDirectory(outDir);
-        return Batch.run("convert", inputs, in -> convertOne(in, baseBtf, outDir.resolve(
-                out.format == OutputOptions.Format.elf ? Stems.uncompressedName(in)
-                        : Stems.stem(in) + (out.format == OutputOptions.Format.text ? ".txt" : ".btf"))),
-                batch.quiet, batch.json);
+        return Batch.run("convert", inputs, in -> convertOne(in, baseBtf, target(in)), batch.quiet, batch.json);
+    }
+
+    /** D/STEM.btf (.txt for text, the input's uncompressed name for ELF). */
+    private Path target(Path in) {
+        return outDir.resolve(out.format == OutputOptions.Format.elf ? Stems.uncompressedName(in)
+                : Stems.stem(in) + (out.format == OutputOptions.Format.text ? ".txt" : ".btf"));
     }
 
     private void convertOne(Path input, Btf baseBtf, Path target) {
         LoadedInput in = Inputs.load(input, baseBtf);
-        Btf btf = in.btf();
-        byte[] bytes = out.format == OutputOptions.Format.elf
-                ? ElfOutput.replace(in, out, btf, in.ext(), in.distilledBase())
-                : out.encode(btf);
+        List<Btf> units = in.units();
+        if (fix) {
+            GccNormalizer.FileResult r = GccNormalizer.normalize(in, GccNormalizer.Level.FIX);
+            units = r.btfs();
+            warn(input, r.applied(), r.kept());
+        }
+        if (units.size() > 1 && out.format == OutputOptions.Format.text) {
+            throw new FileException(input, new BtfFormatException("holds " + units.size() + " BTF blobs (ld -r); text output"
+                    + " holds one BTF: link them, or write raw or ELF"));
+        }
+        byte[] bytes;
+        if (out.format == OutputOptions.Format.elf) {
+            bytes = units.size() == 1 ? ElfOutput.replace(in, out, units.get(0), in.ext(), in.distilledBase())
+                    : replaceBtfSection(in, concatenate(units));
+        } else {
+            bytes = units.size() == 1 ? out.encode(units.get(0)) : concatenate(units);
+        }
         Outputs.write(target, bytes, List.of(input), inPlace);
+    }
+
+    /** A copy of the ELF input whose .BTF holds {@code btf} (several blobs); other sections as they were. */
+    private static byte[] replaceBtfSection(LoadedInput in, byte[] btf) {
+        if (in.elf() == null) {
+            throw new FileException(in.path(), new BtfFormatException("--out-format elf needs an ELF input"));
+        }
+        java.util.LinkedHashMap<String, byte[]> sections = new java.util.LinkedHashMap<>();
+        sections.put(".BTF", btf);
+        try {
+            return in.elf().withSections(sections);
+        } catch (io.btfkit.core.BtfException e) {
+            throw new FileException(in.path(), e);
+        }
+    }
+
+    /** Several blobs written back to back, as ld -r leaves them. */
+    private byte[] concatenate(List<Btf> units) {
+        ByteArrayOutputStream bos = new ByteArrayOutputStream();
+        for (Btf u : units) {
+            bos.writeBytes(out.encode(u));
+        }
+        return bos.toByteArray();
+    }
+
+    /** {@code btfkit: FILE: normalised N GCC encodings (...); kept M (...)} unless --quiet. */
+    private void warn(Path input, QuirkCounts applied, QuirkCounts kept) {
+        String line = QuirkCounts.describe(applied, kept);
+        if (!batch.quiet && line != null) {
+            PrintWriter err = Streams.err();
+            err.println("btfkit: " + input + ": " + line);
+            err.flush();
+        }
     }
 }

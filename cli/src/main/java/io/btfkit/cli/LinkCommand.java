@@ -3,9 +3,13 @@ package io.btfkit.cli;
 import io.btfkit.core.Btf;
 import io.btfkit.core.BtfException;
 import io.btfkit.core.io.LoadedInput;
+import io.btfkit.core.quirks.GccNormalizer;
+import io.btfkit.core.quirks.QuirkCounts;
 import io.btfkit.dedup.BaseIndex;
 import io.btfkit.dedup.DedupResult;
 import io.btfkit.dedup.Deduplicator;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,13 +23,22 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code btfkit link}: merges inputs in command-line order (libbpf btf__add_btf) and
  * deduplicates the result — the BTF linker for build systems.
+ *
+ * <p>Each input is one compilation unit, except an object whose {@code .BTF} holds several
+ * blobs ({@code ld -r}): each blob is a unit. gcc 12's encodings are read for what they mean
+ * ({@link GccNormalizer}, one warning line per input that had any); {@code --fix} also makes
+ * them kernel-acceptable where that is unambiguous.
  */
 @Command(name = "link", sortOptions = false, mixinStandardHelpOptions = true,
         description = {"Merge BTF inputs in order and deduplicate them into one BTF.",
             "Standalone inputs (e.g. gcc -gbtf objects) are treated as compilation units: a declaration is"
-                + " resolved from its own unit's definitions, from the same definition elsewhere, or by a unique name."},
+                + " resolved from its own unit's definitions, from the same definition elsewhere, or by a unique name.",
+            "An object whose .BTF holds several blobs (ld -r) gives one unit per blob. gcc 12 encodings with one"
+                + " meaning (FWD type word, enum declarations written as struct FWDs, arrays indexed by void) are"
+                + " normalised, with one warning line per input (docs/GCC.md)."},
         footer = {"", "Examples:",
             "  btfkit link a.o b.o c.o -o prog.btf",
+            "  btfkit link --fix kernel/*.o -o kernel.btf",
             "  btfkit link --base vmlinux.btf mod1.ko mod2.ko -o mods.btf",
             "  btfkit link --base vmlinux.btf --standalone modules/*.ko -o all.btf"})
 final class LinkCommand implements Callable<Integer> {
@@ -43,6 +56,17 @@ final class LinkCommand implements Callable<Integer> {
 
     @Option(names = "--no-dedup", description = "only concatenate (btf__add_btf), do not deduplicate")
     boolean noDedup;
+
+    @Option(names = "--fix", description = "also rewrite gcc 12 encodings the kernel rejects where the meaning is"
+            + " unambiguous (SIGNED|CHAR, anonymous FUNCs, duplicate VARs; DATASEC layout and FUNC linkage from the"
+            + " object's symbol table)")
+    boolean fix;
+
+    @Option(names = "--as-written", description = "do not normalise gcc 12 encodings (the output may fail verification)")
+    boolean asWritten;
+
+    @Option(names = {"-q", "--quiet"}, description = "no warning line per input about gcc 12 encodings")
+    boolean quiet;
 
     @Option(names = "--map", paramLabel = "FILE",
             description = "write the id mapping: input file, input id, output id (tab-separated), one line per input type")
@@ -62,26 +86,43 @@ final class LinkCommand implements Callable<Integer> {
         if (out.format == OutputOptions.Format.elf) {
             throw new CommandLine.ParameterException(spec.commandLine(), "link writes raw BTF or text, not ELF");
         }
+        if (fix && asWritten) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--fix and --as-written exclude each other");
+        }
         Btf baseBtf = Inputs.base(base);
         // inputs are read in parallel (thousands of objects in a kernel build), kept in order
-        LoadedInput[] loaded = new LoadedInput[inputs.size()];
-        java.util.stream.IntStream.range(0, loaded.length).parallel()
-                .forEach(i -> loaded[i] = Inputs.load(inputs.get(i), baseBtf));
-        List<Btf> btfs = new ArrayList<>();
-        for (LoadedInput li : loaded) {
-            if (li.btf().isSplit() && li.btf().base() != baseBtf) {
-                throw new FileException(li.path(), new io.btfkit.core.BtfFormatException(
-                        "its BTF is split on its own .BTF.base; relocate it onto the base first"));
+        LoadedInput[] read = new LoadedInput[inputs.size()];
+        java.util.stream.IntStream.range(0, read.length).parallel()
+                .forEach(i -> read[i] = Inputs.load(inputs.get(i), baseBtf));
+        List<LoadedInput> loaded = new ArrayList<>(read.length);
+        for (LoadedInput li : read) {
+            for (Btf u : li.units()) {
+                if (u.isSplit() && u.base() != baseBtf) {
+                    throw new FileException(li.path(), new io.btfkit.core.BtfFormatException(
+                            "its BTF is split on its own .BTF.base; relocate it onto the base first"));
+                }
             }
-            btfs.add(li.btf());
+            loaded.add(li);
         }
-        List<Path> files = new ArrayList<>(inputs);
+        List<Btf> btfs = new ArrayList<>();
+        Units units = new Units();
+        if (asWritten) {
+            for (LoadedInput li : loaded) {
+                units.add(li, null, btfs);
+            }
+        } else {
+            List<GccNormalizer.FileResult> norm = GccNormalizer.normalize(loaded,
+                    fix ? GccNormalizer.Level.FIX : GccNormalizer.Level.LINK);
+            for (GccNormalizer.FileResult f : norm) {
+                warn(f);
+                units.add(f.input(), f.units(), btfs);
+            }
+        }
         DedupResult r;
         try {
             if (standalone) {
                 r = Deduplicator.linkStandalone(baseBtf, btfs);
-                btfs.add(0, baseBtf);
-                files.add(0, base);
+                units.addFirst(base, baseBtf);
             } else {
                 BaseIndex index = baseBtf == null ? null : BaseIndex.of(baseBtf);
                 r = noDedup ? Deduplicator.concatenate(btfs, index) : Deduplicator.link(btfs, index, Deduplicator.Options.LINK);
@@ -90,11 +131,69 @@ final class LinkCommand implements Callable<Integer> {
         } catch (BtfException e) {
             throw new FileException(output, e);
         }
-        List<Path> readFrom = new ArrayList<>(files);
-        Outputs.write(output, out.encode(r.btf()), readFrom, false);
+        Outputs.write(output, out.encode(r.btf()), new ArrayList<>(inputs), false);
         if (mapFile != null) {
-            IdMaps.write(mapFile, files, btfs, r);
+            writeMap(units, r);
         }
         return ExitCodes.OK;
+    }
+
+    /** Per linked unit, in link order: its name in the map, its type ids as read, and its normalisation's renumbering. */
+    private static final class Units {
+        final List<String> names = new ArrayList<>();
+        final List<Btf> read = new ArrayList<>();
+        final List<int[]> idMaps = new ArrayList<>();
+
+        /** The units of one input; one of a several-blob input is named {@code FILE#K} (1-based). */
+        void add(LoadedInput li, List<GccNormalizer.UnitResult> results, List<Btf> linked) {
+            List<Btf> us = li.units();
+            for (int k = 0; k < us.size(); k++) {
+                names.add(us.size() == 1 ? li.path().toString() : li.path() + "#" + (k + 1));
+                read.add(us.get(k));
+                idMaps.add(results == null ? null : results.get(k).idMap());
+                linked.add(results == null ? us.get(k) : results.get(k).btf());
+            }
+        }
+
+        void addFirst(Path file, Btf btf) {
+            names.add(0, file.toString());
+            read.add(0, btf);
+            idMaps.add(0, null);
+        }
+    }
+
+    /** {@code btfkit: FILE: normalised N GCC encodings (...); kept M (...)} unless --quiet. */
+    private void warn(GccNormalizer.FileResult f) {
+        String line = QuirkCounts.describe(f.applied(), f.kept());
+        if (!quiet && line != null) {
+            PrintWriter err = Streams.err();
+            err.println("btfkit: " + f.input().path() + ": " + line);
+            err.flush();
+        }
+    }
+
+    /**
+     * One line per type as read (input, input id, output id), through the normalisation's
+     * renumbering: a type --fix removed maps to where its references went (0: void).
+     */
+    private void writeMap(Units units, DedupResult r) {
+        Outputs.write(mapFile, os -> {
+            StringBuilder sb = new StringBuilder(1 << 16);
+            for (int k = 0; k < units.read.size(); k++) {
+                Btf in = units.read.get(k);
+                int[] m = units.idMaps.get(k);
+                int firstId = in.firstId();
+                for (int id = firstId; id < in.typeCount(); id++) {
+                    int now = m == null ? id : m[id];
+                    int outId = now < firstId ? now : r.outputId(k, now, firstId);
+                    sb.append(units.names.get(k)).append('\t').append(id).append('\t').append(outId).append('\n');
+                    if (sb.length() > (1 << 15)) {
+                        os.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+                        sb.setLength(0);
+                    }
+                }
+            }
+            os.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+        }, new ArrayList<>(inputs), false);
     }
 }

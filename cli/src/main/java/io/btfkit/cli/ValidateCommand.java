@@ -2,12 +2,17 @@ package io.btfkit.cli;
 
 import io.btfkit.core.Btf;
 import io.btfkit.core.io.LoadedInput;
+import io.btfkit.core.quirks.GccNormalizer;
+import io.btfkit.core.quirks.GccQuirk;
+import io.btfkit.core.quirks.QuirkCounts;
 import io.btfkit.core.validate.Finding;
 import io.btfkit.core.validate.Validator;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -17,14 +22,22 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code btfkit validate}: the checks the kernel makes when it loads BTF; each finding is
  * printed as {@code type [id] KIND 'name': rule broken (detail)}; exit 1 when anything is found.
+ *
+ * <p>For BTF written by gcc 12 it also explains which of gcc's encodings the file has
+ * ({@code quirk gcc-...: COUNT ...}, see {@link GccQuirk}) and ends with a {@code kernel:} line
+ * saying whether the kernel accepts the file as it is and after {@code convert --fix}. An input
+ * whose .BTF holds several blobs is checked blob by blob ({@code blob K: } before each line).
  */
 @Command(name = "validate", sortOptions = false, mixinStandardHelpOptions = true,
         description = {"Check BTF the way the kernel does when it loads it; print each finding, exit 1 if any.",
-            "Many inputs run in parallel; each finding line is then prefixed with its file."},
+            "For gcc -gbtf output, also list gcc 12's encodings found (quirk lines) and whether --fix makes the"
+                + " BTF acceptable to the kernel (kernel: line).",
+            "Many inputs run in parallel; each line is then prefixed with its file."},
         footer = {"", "Examples:",
             "  btfkit validate /sys/kernel/btf/vmlinux",
             "  btfkit validate mod.ko --base vmlinux.btf --first",
-            "  btfkit validate --profile structural prog.bpf.o"})
+            "  btfkit validate --profile structural prog.bpf.o",
+            "  btfkit validate kernel/fork.o        # gcc -gbtf object: quirks and kernel verdict"})
 final class ValidateCommand implements Callable<Integer> {
     enum ProfileName { kernel, structural }
 
@@ -45,6 +58,10 @@ final class ValidateCommand implements Callable<Integer> {
     @Mixin
     BatchOptions batch;
 
+    /** What one input gave: the lines to print and the number of findings. */
+    private record Report(List<String> lines, int findings) {
+    }
+
     @Override
     public Integer call() {
         Btf baseBtf = Inputs.base(base);
@@ -52,25 +69,76 @@ final class ValidateCommand implements Callable<Integer> {
                 profile == ProfileName.structural ? Validator.Profile.STRUCTURAL : Validator.Profile.KERNEL);
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(Streams.out(), StandardCharsets.UTF_8), true);
         if (inputs.size() == 1) {
-            List<Finding> findings = check(inputs.get(0), baseBtf, opts);
-            findings.forEach(f -> out.println(io.btfkit.core.Printable.oneLine(f.toString())));
+            Report r = check(inputs.get(0), baseBtf, opts);
+            r.lines().forEach(out::println);
             out.flush();
-            return findings.isEmpty() ? ExitCodes.OK : ExitCodes.FAILED;
+            return r.findings() == 0 ? ExitCodes.OK : ExitCodes.FAILED;
         }
         return Batch.run("validate", inputs, in -> {
-            List<Finding> findings = check(in, baseBtf, opts);
-            if (!findings.isEmpty()) {
+            Report r = check(in, baseBtf, opts);
+            if (!r.lines().isEmpty()) {
                 synchronized (out) {
-                    findings.forEach(f -> out.println(in + ": " + io.btfkit.core.Printable.oneLine(f.toString())));
+                    r.lines().forEach(l -> out.println(in + ": " + l));
                     out.flush();
                 }
-                throw new io.btfkit.core.OperationException(findings.size() + " finding(s)");
+            }
+            if (r.findings() > 0) {
+                throw new io.btfkit.core.OperationException(r.findings() + " finding(s)");
             }
         }, batch.quiet, batch.json);
     }
 
-    private static List<Finding> check(Path in, Btf baseBtf, Validator.Options opts) {
+    private static Report check(Path in, Btf baseBtf, Validator.Options opts) {
         LoadedInput li = Inputs.load(in, baseBtf);
-        return Validator.validate(li.btf(), li.ext(), opts);
+        GccNormalizer.FileResult fixed = GccNormalizer.normalize(li, GccNormalizer.Level.FIX);
+        List<String> lines = new ArrayList<>();
+        int findings = 0;
+        List<Btf> units = li.units();
+        for (int k = 0; k < units.size(); k++) {
+            String prefix = units.size() == 1 ? "" : "blob " + (k + 1) + ": ";
+            List<Finding> fs = Validator.validate(units.get(k), units.size() == 1 ? li.ext() : null, opts);
+            findings += fs.size();
+            fs.forEach(f -> lines.add(prefix + f));
+            GccNormalizer.UnitResult u = fixed.units().get(k);
+            QuirkCounts found = u.applied().plus(u.kept());
+            if (found.isEmpty()) {
+                continue;
+            }
+            for (GccQuirk q : GccQuirk.values()) {
+                if (found.count(q) > 0) {
+                    lines.add(prefix + quirkLine(units.get(k), q, found, u.applied()));
+                }
+            }
+            lines.add(prefix + verdict(fs, u.btf(), opts));
+        }
+        return new Report(lines.stream().map(io.btfkit.core.Printable::oneLine).toList(), findings);
+    }
+
+    /** {@code quirk gcc-x: N (first: type [id] KIND 'name'): what it is; kernel rejects|accepts it; treatment: repair}. */
+    private static String quirkLine(Btf btf, GccQuirk q, QuirkCounts found, QuirkCounts fixable) {
+        StringBuilder sb = new StringBuilder("quirk ").append(q.id()).append(": ").append(found.count(q));
+        int id = found.firstId(q);
+        if (id > 0 && id < btf.typeCount()) {
+            String name = btf.strings().latin1(btf.nameOff(id));
+            sb.append(" (first: type [").append(id).append("] ").append(io.btfkit.core.Kind.name(btf.kind(id))).append(" '")
+                    .append(name == null || name.isEmpty() ? "(anon)" : name).append("')");
+        }
+        sb.append(": ").append(q.summary()).append("; kernel ").append(q.kernelRejects() ? "rejects" : "accepts")
+                .append(" it; ").append(q.treatmentText(fixable.count(q), found.count(q)));
+        return sb.toString();
+    }
+
+    /** {@code kernel: rejects it (N findings: rules); after --fix: accepts} (or the findings that remain). */
+    private static String verdict(List<Finding> before, Btf fixed, Validator.Options opts) {
+        List<Finding> after = Validator.validate(fixed, opts.withStopAtFirst(false));
+        String who = opts.profile() == Validator.Profile.KERNEL ? "kernel: " : "structural rules: ";
+        return who + (before.isEmpty() ? "accepts it" : "rejects it (" + count(before) + ")") + "; after --fix: "
+                + (after.isEmpty() ? "accepts" : "rejects (" + count(after) + ")");
+    }
+
+    private static String count(List<Finding> fs) {
+        TreeSet<String> rules = new TreeSet<>();
+        fs.forEach(f -> rules.add(f.rule()));
+        return fs.size() + " finding" + (fs.size() == 1 ? "" : "s") + ": " + String.join(", ", rules);
     }
 }

@@ -23,6 +23,7 @@ interface ContainerReader {
     /**
      * ELF objects, modules and vmlinux: {@code .BTF}, read on {@code .BTF.base} when the file
      * carries one (pahole's distilled base), else on the given base; {@code .BTF.ext} if present.
+     * A {@code .BTF} holding several blobs back to back ({@code ld -r}) gives one unit per blob.
      */
     final class Elf implements ContainerReader {
         @Override
@@ -42,10 +43,10 @@ interface ContainerReader {
                 base = distilled;
             }
             Btf on = base;
-            Btf btf = within(".BTF", () -> InputLoader.readRaw(btfData, on));
+            List<Btf> units = within(".BTF", () -> InputLoader.readRawUnits(btfData, on));
             byte[] extData = elf.sectionData(".BTF.ext").orElse(null);
             BtfExt ext = extData == null ? null : within(".BTF.ext", () -> BtfExtReader.read(extData));
-            return new LoadedInput(path, LoadedInput.Source.ELF, compression, btf, data, elf, ext, distilled);
+            return new LoadedInput(path, LoadedInput.Source.ELF, compression, units, data, elf, ext, distilled);
         }
 
         private static <T> T within(String section, java.util.function.Supplier<T> read) {

@@ -8,12 +8,18 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Reads any input btfkit accepts, detected by content (never by name): compressed data (xz,
  * zstd, gzip) is unwrapped first, and an x86 kernel image (bzImage) yields its vmlinux; then
  * raw BTF (either byte order), ELF (its .BTF, .BTF.ext and .BTF.base sections) or bpftool raw
  * text.
+ *
+ * <p>Raw BTF (a file or an ELF {@code .BTF} section) may be several blobs back to back, as
+ * {@code ld -r} leaves the sections of {@code gcc -gbtf} objects: every blob is read, as one
+ * unit each ({@link #readRawUnits}); zero bytes between or after blobs are alignment padding.
  */
 public final class InputLoader {
     /** Files larger than this are refused before reading (BTF of a whole kernel is ~6 MB). */
@@ -57,7 +63,7 @@ public final class InputLoader {
             data = BzImage.vmlinux(data);
         }
         if (BtfHeader.detect(data, 0, data.length) != null) {
-            return new LoadedInput(path, LoadedInput.Source.RAW, compression, readRaw(data, base), data, null, null, null);
+            return new LoadedInput(path, LoadedInput.Source.RAW, compression, readRawUnits(data, base), data, null, null, null);
         }
         for (ContainerReader r : ContainerReader.all()) {
             if (r.accepts(data)) {
@@ -77,6 +83,60 @@ public final class InputLoader {
             }
             throw e;
         }
+    }
+
+    /**
+     * Every BTF blob of {@code data}, in order: one for ordinary raw BTF (read exactly as
+     * {@link #readRaw} does), several when blobs follow each other (possibly after zero
+     * padding). Anything after the last blob other than zero bytes is an error.
+     */
+    public static List<Btf> readRawUnits(byte[] data, Btf base) {
+        if (nextBlob(data, 0) < 0) {
+            return List.of(readRaw(data, base));
+        }
+        List<Btf> units = new ArrayList<>();
+        int at = 0;
+        while (at >= 0) {
+            int off = at;
+            int k = units.size() + 1;
+            try {
+                BtfHeader h = BtfHeader.parse(data, off, data.length - off);
+                units.add(BtfReader.read(data, off, (int) h.blobLength(), base));
+                at = nextBlob(data, off);
+            } catch (BtfFormatException e) {
+                throw new BtfFormatException("blob " + k + " at offset " + off + ": " + e.getMessage(), e);
+            }
+        }
+        return units;
+    }
+
+    /**
+     * Offset of the BTF blob that follows the one at {@code off} (after zero padding), or -1 when
+     * only zero bytes follow, or when the blob at {@code off} is malformed or followed by other
+     * bytes (the reader then reports it).
+     */
+    private static int nextBlob(byte[] data, int off) {
+        long end;
+        try {
+            end = off + BtfHeader.parse(data, off, data.length - off).blobLength();
+        } catch (BtfFormatException e) {
+            return -1;
+        }
+        int p = (int) end;
+        while (p < data.length && data[p] == 0) {
+            p++;
+        }
+        if (p == data.length) {
+            return -1;
+        }
+        if (BtfHeader.detect(data, p, data.length - p) == null) {
+            if (off > 0) {
+                throw new BtfFormatException((data.length - end) + " bytes follow it at offset " + end
+                        + " that are neither zero padding nor another BTF blob (non-zero byte at offset " + p + ")");
+            }
+            return -1;
+        }
+        return p;
     }
 
     /** A standalone string section starts with NUL; module BTF (split) usually does not. */

@@ -58,7 +58,8 @@ import java.util.Arrays;
  *   <li>INT {@code encoding=UNKN}, and FUNC/VAR {@code linkage=(unknown)}, do not say which
  *       value the type had: they are errors that point to the numeric extension below.</li>
  *   <li>The vlen of kinds without members, the INT word's bits outside encoding, offset and
- *       size, and the FWD size word are never printed and read back as 0.</li>
+ *       size, and the FWD size word are never printed and read back as 0 (the FWD word unless the
+ *       extension below gives it).</li>
  * </ul>
  *
  * <h2>Extensions (bpftool never prints these; the printer stays byte-identical)</h2>
@@ -67,6 +68,8 @@ import java.util.Arrays;
  *       with {@code encoding=} of ENUM/ENUM64 and {@code fwd_kind=} of FWD).</li>
  *   <li>INT {@code encoding=0xN}: the raw 4-bit encoding value.</li>
  *   <li>FUNC and VAR {@code linkage=N}: the raw linkage value in decimal.</li>
+ *   <li>FWD {@code type=N} after {@code fwd_kind=}: the raw size/type word (0 when absent; gcc 12
+ *       writes other values, see docs/GCC.md).</li>
  * </ul>
  *
  * <p>Every error is a {@link BtfFormatException} whose message starts with {@code "line N: "}.
@@ -355,7 +358,7 @@ public final class RawTextParser {
                     throw t.error("expected fwd_kind=struct or fwd_kind=union, found " + t.found(t.pos));
                 }
                 t.pos = e;
-                push(0);
+                push(t.optionalField("type") ? (int) t.u32() : 0);
                 break;
             }
             case Kind.FUNC:

@@ -155,6 +155,11 @@ public enum Rule {
         return id;
     }
 
+    /** Whether the rule is about .BTF.ext records rather than the types. */
+    public boolean isExtRule() {
+        return id.startsWith("ext-");
+    }
+
     /** Whether the rule is checked only in the {@link Validator.Profile#KERNEL} profile. */
     public boolean kernelOnly() {
         return kernelOnly;

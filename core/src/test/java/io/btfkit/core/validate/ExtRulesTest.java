@@ -7,6 +7,7 @@ import io.btfkit.core.Btf;
 import io.btfkit.core.Kind;
 import io.btfkit.core.TestData;
 import io.btfkit.core.ext.BtfExt;
+import io.btfkit.core.ext.BtfExtInfo;
 import io.btfkit.core.io.InputLoader;
 import io.btfkit.core.io.LoadedInput;
 import java.util.List;
@@ -59,6 +60,29 @@ class ExtRulesTest {
         int count = li.btf().typeCount();
         BtfExt ext = li.ext().remap(id -> li.btf().kind(id) == Kind.FUNC ? id : count + 100, off -> off);
         assertTrue(rules(Validator.validate(li.btf(), ext, ALL)).contains("ext-core-type"));
+    }
+
+    @Test
+    void lineInfoMustNotGoBackwards() {
+        LoadedInput li = sample();
+        BtfExtInfo lines = li.ext().lineInfo();
+        BtfExtInfo.Builder b = new BtfExtInfo.Builder(BtfExtInfo.Kind.LINE_INFO, lines.recordSize())
+                .section(lines.sectionNameOff(0));
+        BtfExtInfo.LineInfo first = lines.lineInfo(0);
+        b.record(first.insnOff() + 16, first.fileNameOff(), first.lineOff(), first.lineCol());
+        b.record(first.insnOff() + 8, first.fileNameOff(), first.lineOff(), first.lineCol());
+        BtfExt ext = BtfExt.of(li.ext().funcInfo(), b.build(), li.ext().coreRelo());
+        List<Finding> f = Validator.validate(li.btf(), ext, ALL);
+        assertEquals(List.of("ext-insn-order"), rules(f));
+        assertTrue(f.get(0).toString().contains("insn_off " + (first.insnOff() + 8) + " before " + (first.insnOff() + 16)),
+                f.get(0).toString());
+    }
+
+    @Test
+    void everyExtRuleHasATest() {
+        // the type rules are covered case by case in InvalidBtfCases; these four need a .BTF.ext
+        assertEquals(List.of("ext-string", "ext-func-type", "ext-insn-order", "ext-core-type"),
+                java.util.Arrays.stream(Rule.values()).filter(Rule::isExtRule).map(Rule::id).toList());
     }
 
     @Test

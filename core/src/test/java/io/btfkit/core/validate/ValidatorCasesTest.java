@@ -54,7 +54,9 @@ class ValidatorCasesTest {
     void tableCoversEveryRule() {
         Set<Rule> covered = EnumSet.noneOf(Rule.class);
         InvalidBtfCases.all().forEach(c -> covered.add(c.rule()));
-        assertEquals(EnumSet.allOf(Rule.class), covered, "rules without a case");
+        Set<Rule> typeRules = EnumSet.allOf(Rule.class);
+        typeRules.removeIf(Rule::isExtRule); // need a .BTF.ext: ExtRulesTest
+        assertEquals(typeRules, covered, "rules without a case");
         assertTrue(InvalidBtfCases.all().size() >= 40);
     }
 }

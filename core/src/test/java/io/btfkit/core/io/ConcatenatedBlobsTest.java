@@ -1,0 +1,109 @@
+package io.btfkit.core.io;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.btfkit.core.Btf;
+import io.btfkit.core.BtfFormatException;
+import io.btfkit.core.BtfWriter;
+import io.btfkit.core.OperationException;
+import io.btfkit.core.TestData;
+import io.btfkit.core.text.RawTextParser;
+import java.io.ByteArrayOutputStream;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Several BTF blobs back to back (what {@code ld -r} leaves in {@code .BTF}) are read as one
+ * unit each; a single blob is read exactly as before; nothing after the last blob but zero
+ * padding is accepted.
+ */
+class ConcatenatedBlobsTest {
+    private static final Btf A = RawTextParser.parse("""
+            [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+            [2] PTR '(anon)' type_id=1
+            """, null);
+    private static final Btf B = RawTextParser.parse("""
+            [1] INT 'char' size=1 bits_offset=0 nr_bits=8 encoding=0x3
+            [2] FWD 'task' fwd_kind=struct type=6
+            [3] PTR '(anon)' type_id=2
+            """, null);
+
+    private static byte[] concat(byte[]... parts) {
+        ByteArrayOutputStream bos = new ByteArrayOutputStream();
+        for (byte[] p : parts) {
+            bos.writeBytes(p);
+        }
+        return bos.toByteArray();
+    }
+
+    @Test
+    void everyBlobIsAUnit() {
+        byte[] a = BtfWriter.write(A);
+        byte[] b = BtfWriter.write(B);
+        List<Btf> units = InputLoader.readRawUnits(concat(a, b, a), null);
+        assertEquals(3, units.size());
+        assertArrayEquals(a, BtfWriter.write(units.get(0)));
+        assertArrayEquals(b, BtfWriter.write(units.get(1)));
+        assertArrayEquals(a, BtfWriter.write(units.get(2)));
+        assertEquals(6, units.get(1).sizeOrType(2), "read exactly: the FWD word stays");
+    }
+
+    @Test
+    void zeroPaddingBetweenAndAfterBlobsIsAlignment() {
+        byte[] a = BtfWriter.write(A);
+        List<Btf> units = InputLoader.readRawUnits(concat(a, new byte[3], BtfWriter.write(B), new byte[5]), null);
+        assertEquals(2, units.size());
+        assertEquals(3, units.get(1).ownTypeCount());
+    }
+
+    @Test
+    void aSingleBlobIsReadAsBefore() {
+        byte[] a = BtfWriter.write(A);
+        LoadedInput in = InputLoader.load(Path.of("a.btf"), concat(a, new byte[4]), null);
+        assertEquals(1, in.units().size());
+        assertFalse(in.isConcatenated());
+        assertArrayEquals(a, BtfWriter.write(in.btf()));
+        BtfFormatException e = assertThrows(BtfFormatException.class,
+                () -> InputLoader.load(Path.of("a.btf"), concat(a, new byte[] {1, 2}), null));
+        assertTrue(e.getMessage().contains("2 bytes follow the BTF sections"), e.getMessage());
+    }
+
+    @Test
+    void garbageAfterTheLastOfSeveralBlobsIsAnError() {
+        byte[] a = BtfWriter.write(A);
+        BtfFormatException e = assertThrows(BtfFormatException.class,
+                () -> InputLoader.readRawUnits(concat(a, a, new byte[] {0, 7}), null));
+        assertTrue(e.getMessage().startsWith("blob 2 at offset " + a.length + ": 2 bytes follow it"), e.getMessage());
+    }
+
+    @Test
+    void aBrokenLaterBlobIsNamed() {
+        byte[] a = BtfWriter.write(A);
+        byte[] bad = BtfWriter.write(B);
+        bad[12] = (byte) 0xff; // type_len: past the end
+        BtfFormatException e = assertThrows(BtfFormatException.class,
+                () -> InputLoader.readRawUnits(concat(a, bad), null));
+        assertTrue(e.getMessage().startsWith("blob 2 at offset " + a.length + ": "), e.getMessage());
+    }
+
+    @Test
+    void oneBtfCommandsRefuseSeveralBlobsInsteadOfDroppingThem() {
+        byte[] two = concat(BtfWriter.write(A), BtfWriter.write(B));
+        LoadedInput in = InputLoader.load(Path.of("ld-r.btf"), two, null);
+        assertTrue(in.isConcatenated());
+        OperationException e = assertThrows(OperationException.class, in::btf);
+        assertTrue(e.getMessage().contains("holds 2 BTF blobs"), e.getMessage());
+    }
+
+    @Test
+    void gccSampleObjectsStillHoldOneBlob() {
+        LoadedInput in = InputLoader.load(TestData.sample("gcc/queue.o"), null);
+        assertEquals(1, in.units().size());
+        assertEquals(65, in.btf().ownTypeCount());
+    }
+}
