@@ -49,6 +49,28 @@ class GccCommandsTest {
     }
 
     @Test
+    void gccObjectsLinkOntoABaseAsSplitBtf() throws Exception {
+        // gcc writes standalone BTF; with --base its objects are still read standalone and the
+        // result is split on the base, sharing the base's types
+        Path base = tmp.resolve("base.btf");
+        Path split = tmp.resolve("split.btf");
+        List<String> all = samples();
+        assertEquals(0, Cli.run(args(List.of("link", "-q"), all.subList(0, 2), "-o", base.toString())).exit);
+        Cli r = Cli.run(args(List.of("link", "-q", "--base", base.toString()), all.subList(2, 4), "-o", split.toString()));
+        assertEquals(0, r.exit, r.toString());
+        Btf b = BtfReader.read(Files.readAllBytes(base));
+        Btf s = BtfReader.read(Files.readAllBytes(split), b);
+        assertTrue(s.ownTypeCount() > 0);
+        for (int id = b.typeCount(); id < s.typeCount(); id++) {
+            if (s.kind(id) == Kind.TYPEDEF || s.kind(id) == Kind.INT) {
+                assertTrue(b.findByName(s.name(id), s.kind(id)) < 0, () -> "base type copied into the split: " + s.name(id));
+            }
+        }
+        assertTrue(s.findByName("worker", Kind.STRUCT) >= b.typeCount(), "worker is defined only in worker.o");
+        assertEquals(List.of(), Validator.validate(s, Validator.Options.STRUCTURAL));
+    }
+
+    @Test
     void linkWarnsOncePerInputAndQuietSilences() throws Exception {
         Path out = tmp.resolve("prog.btf");
         Cli r = Cli.run(args(List.of("link"), samples(), "-o", out.toString()));

@@ -76,7 +76,7 @@ public final class InputLoader {
     /** Raw BTF, with a hint when a split BTF was given without its base. */
     public static Btf readRaw(byte[] data, Btf base) {
         try {
-            return BtfReader.read(data, base);
+            return readBlob(data, 0, data.length, base);
         } catch (BtfFormatException e) {
             if (base == null && looksSplit(data)) {
                 throw new BtfFormatException(e.getMessage() + " (this looks like split BTF: give its base with --base)", e);
@@ -101,7 +101,7 @@ public final class InputLoader {
             int k = units.size() + 1;
             try {
                 BtfHeader h = BtfHeader.parse(data, off, data.length - off);
-                units.add(BtfReader.read(data, off, (int) h.blobLength(), base));
+                units.add(readBlob(data, off, (int) h.blobLength(), base));
                 at = nextBlob(data, off);
             } catch (BtfFormatException e) {
                 throw new BtfFormatException("blob " + k + " at offset " + off + ": " + e.getMessage(), e);
@@ -137,6 +137,37 @@ public final class InputLoader {
             return -1;
         }
         return p;
+    }
+
+    /**
+     * One blob, split on {@code base} when one is given — except BTF written by {@code gcc -gbtf},
+     * which is always standalone (gcc knows nothing of a base): with a base, a blob whose string
+     * section starts with NUL (as a standalone one must; module BTF almost never does) and that
+     * read standalone shows gcc 12's encodings is kept standalone, so {@code link --base vmlinux}
+     * can link gcc objects onto the kernel.
+     */
+    private static Btf readBlob(byte[] data, int off, int len, Btf base) {
+        if (base != null && stringsStartWithNul(data, off, len)) {
+            try {
+                Btf standalone = BtfReader.read(data, off, len, null);
+                if (io.btfkit.core.quirks.GccNormalizer.isGccEncoded(standalone)) {
+                    return standalone;
+                }
+            } catch (BtfFormatException e) {
+                // not readable standalone: read it as split below
+            }
+        }
+        return BtfReader.read(data, off, len, base);
+    }
+
+    private static boolean stringsStartWithNul(byte[] data, int off, int len) {
+        try {
+            BtfHeader h = BtfHeader.parse(data, off, len);
+            long at = off + h.hdrLen() + h.strOff();
+            return h.strLen() > 0 && at < data.length && data[(int) at] == 0;
+        } catch (BtfFormatException e) {
+            return false;
+        }
     }
 
     /** A standalone string section starts with NUL; module BTF (split) usually does not. */

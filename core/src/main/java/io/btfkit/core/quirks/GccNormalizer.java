@@ -136,7 +136,7 @@ public final class GccNormalizer {
     }
 
     /** Whether {@code u} shows an encoding only gcc 12 writes. */
-    static boolean isGccEncoded(Btf u) {
+    public static boolean isGccEncoded(Btf u) {
         int[] w = u.words();
         int[] st = u.starts();
         for (int i = 0; i + 1 < st.length; i++) {
