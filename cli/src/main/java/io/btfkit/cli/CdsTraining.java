@@ -20,6 +20,10 @@ public final class CdsTraining {
         Path tmp = Files.createDirectories(Paths.get(args[1]));
         OutputStream sink = OutputStream.nullOutputStream();
         String bpf = samples.resolve("bpf/task_trace.bpf.o").toString();
+        String gcc = samples.resolve("gcc").toString();
+        // a base and split BTF on it, as a kernel and a module are
+        String base = tmp.resolve("base.btf").toString();
+        String split = tmp.resolve("split.btf").toString();
         String[][] runs = {
             {"dump", bpf},
             {"dump", bpf, "--format", "json"},
@@ -29,6 +33,15 @@ public final class CdsTraining {
             {"link", samples.resolve("gcc/job.o").toString(), samples.resolve("gcc/main.o").toString(),
                 "-o", tmp.resolve("l.btf").toString()},
             {"convert", samples.resolve("compressed/task_trace.bpf.o.xz").toString(), "-o", tmp.resolve("c.btf").toString()},
+            {"link", "-q", gcc + "/job.o", gcc + "/queue.o", "-o", base},
+            {"link", "-q", "--base", base, gcc + "/main.o", gcc + "/worker.o", "-o", split},
+            {"validate", "--base", base, split},
+            {"dump", "--base", base, split},
+            {"dedup", "--base", base, split, "-o", tmp.resolve("sd.btf").toString()},
+            {"distill", "--base", base, split, "--base-out", tmp.resolve("dist.base.btf").toString(),
+                "-o", tmp.resolve("dist.split.btf").toString()},
+            {"relocate", "--base", base, "--dist-base", tmp.resolve("dist.base.btf").toString(),
+                tmp.resolve("dist.split.btf").toString(), "-o", tmp.resolve("rel.btf").toString()},
         };
         for (String[] r : runs) {
             Main.run(r, sink, sink);
