@@ -116,13 +116,18 @@ public record BtfHeader(ByteOrder order, int version, int flags, long hdrLen,
     /** Bytes of the blob this header describes: the header plus its furthest section end. */
     public long blobLength() {
         long end = Math.max(typeOff + typeLen, strOff + strLen);
-        end = Math.max(end, layoutOff + layoutLen);
+        if (layoutLen > 0) {
+            end = Math.max(end, layoutOff + layoutLen);
+        }
         return hdrLen + end;
     }
 
-    /** Whether the sections are laid out the way btfkit writes them (types, layout, strings, no gaps). */
+    /**
+     * Whether the sections are laid out the way btfkit writes them (types, layout, strings, no
+     * gaps; an empty layout section has offset 0, as the reader keeps no position for it).
+     */
     public boolean isCanonical() {
-        return typeOff == 0 && (layoutLen == 0 ? strOff == typeLen
+        return typeOff == 0 && (layoutLen == 0 ? strOff == typeLen && layoutOff == 0
                 : layoutOff == typeLen && strOff == layoutOff + layoutLen);
     }
 

@@ -61,4 +61,19 @@ class RawRoundTripTest {
         assertArrayEquals(raw, BtfWriter.write(re, re.format().classic()));
     }
 
+    /** Fuzz finding: a 32-byte header whose empty layout section names an offset is read, but is
+     *  not the canonical layout (btfkit writes offset 0 for an empty layout section). */
+    @Test
+    void emptyLayoutSectionWithAnOffsetIsNotCanonical() {
+        byte[] raw = new byte[32 + 4];
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN);
+        b.putShort(0, (short) 0xeb9f).put(2, (byte) 1).putInt(4, 32);
+        b.putInt(8, 0).putInt(12, 0).putInt(16, 0).putInt(20, 4).putInt(24, 36).putInt(28, 0);
+        BtfHeader h = BtfHeader.parse(raw, 0, raw.length);
+        assertEquals(raw.length, h.blobLength(), "an empty layout section adds no length");
+        assertEquals(false, h.isCanonical());
+        byte[] out = BtfWriter.write(BtfReader.read(raw));
+        assertEquals(0, java.nio.ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).getInt(24));
+        assertTrue(BtfHeader.parse(out, 0, out.length).isCanonical());
+    }
 }
