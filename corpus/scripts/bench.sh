@@ -5,13 +5,13 @@
 #
 #   corpus/scripts/bench.sh WORKLOAD [RUNS]
 #     link300   link of a 300-unit split of ../shared/corpus/vmlinux-6.18.btf
-#     link3000  the same at 3,000 units
+#     link3000  the same at 3,000 units (linkN: any N)
 #     dedup-modules     split dedup of every module of a Debian kernel (fetch-debian-kernel.sh)
 #     distill-modules   distill of every module
 #     relocate-modules  relocation of every distilled module back onto its vmlinux
 #     dedup-vmlinux     dedup of vmlinux 6.18 alone
 #
-# Needs: cli/target/btfkit.jar (mvn -B package), target/btfref (../shared/tools/btfref/build.sh
+# Needs: the built launcher (mvn -B package), target/btfref (../shared/tools/btfref/build.sh
 # target/btfref) and, for distill/relocate, target/btfref-new (corpus/scripts/build-btfref-new.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -19,9 +19,7 @@ shared=${BTFKIT_SHARED:-$root/../shared}
 work=${BTFKIT_BENCH_DIR:-$root/corpus/target/bench}
 kernel=${BTFKIT_DEBIAN_KERNEL:-$root/corpus/target/debian/linux-image-6.1.0-56-amd64}
 runs=${2:-5}
-btfkit=(java -XX:+UseParallelGC -Xss16m -Xshare:auto -jar "$root/cli/target/btfkit.jar")
-[ -f "$root/cli/target/btfkit.jsa" ] && btfkit=(java -XX:+UseParallelGC -Xss16m -Xshare:auto \
-  -XX:SharedArchiveFile="$root/cli/target/btfkit.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off -jar "$root/cli/target/btfkit.jar")
+btfkit=("$root/btfkit")   # the launcher, with the JVM flags users get
 mkdir -p "$work"
 
 units() { # N: a split of vmlinux 6.18 into N units, made once
@@ -36,7 +34,7 @@ units() { # N: a split of vmlinux 6.18 into N units, made once
 }
 
 case "${1:-}" in
-  link300|link3000)
+  link[0-9]*)
     n=${1#link}; dir=$(units "$n")
     a=("${btfkit[@]}" link "$dir"/unit-*.btf -o "$work/link.btfkit.btf")
     b=("$root/target/btfref" dedup -o "$work/link.libbpf.btf" "$dir") ;;
