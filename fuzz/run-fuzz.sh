@@ -8,6 +8,8 @@
 # SECONDS is the fuzzing time per target (default 60; JVM start and seed loading come on top).
 # TARGETs are Class#method names (default: all). Headless, no terminal needed.
 # FUZZ_JVM_OPTS adds JVM options, e.g. FUZZ_JVM_OPTS=-Dbtfkit.fuzz.oneLineMessages=true.
+# BTFKIT_FUZZ_SEED=N fixes libFuzzer's random seed (CI does, so a CI run can be replayed: the same
+# seed from the same seeds explores the same inputs in the same order); unset, every run differs.
 #
 # The generated corpus grows in fuzz/.cifuzz-corpus/ (git-ignored) and is reused by later runs.
 # A finding (any throwable other than a BtfException with a one-line message, a per-input
@@ -60,6 +62,8 @@ for t in "${targets[@]}"; do
     mkdir -p "$out"
     # -timeout: one input running 10 s is a hang; -rss_limit_mb=0: the JVM heap cap (-Xmx) decides
     # what is too much memory, not the process size; -max_len: the largest seeds (ELF files).
+    seed_opt=()
+    if [ -n "${BTFKIT_FUZZ_SEED:-}" ]; then seed_opt=(-seed="$BTFKIT_FUZZ_SEED"); fi
     # shellcheck disable=SC2086
     java -Xmx1g -Xss8m -XX:-OmitStackTraceInFastThrow -XX:+UseParallelGC ${FUZZ_JVM_OPTS:-} -cp "$cp" \
         com.code_intelligence.jazzer.Jazzer \
@@ -67,7 +71,7 @@ for t in "${targets[@]}"; do
         --instrumentation_includes='io.btfkit.**' --custom_hook_includes='io.btfkit.**' \
         --reproducer_path="$out" \
         -artifact_prefix="$out/" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=0 -max_len=16384 \
-        > "$log" 2>&1
+        "${seed_opt[@]}" > "$log" 2>&1
     rc=$?
     runs=$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)
     secs=$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\2/p' "$log" | tail -1)

@@ -4,9 +4,11 @@ import io.btfkit.core.BtfFormatException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.Collection;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -52,9 +54,19 @@ final class Outputs {
             if (dir != null && !Files.isDirectory(dir)) {
                 throw new IOException("directory " + dir + " does not exist");
             }
-            tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
+            OutputStream raw = null;
+            while (raw == null) {
+                tmp = dir.resolve("." + abs.getFileName() + "." + Long.toUnsignedString(java.util.concurrent.ThreadLocalRandom.current().nextLong(), 36) + ".tmp");
+                try {
+                    // one open that creates: the file gets the mode a plain write would (0666 less
+                    // the umask), and no truncation, which on ext4 would force a flush at close
+                    raw = Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                } catch (FileAlreadyExistsException e) {
+                    tmp = null;
+                }
+            }
             PENDING.add(tmp);
-            try (OutputStream os = new java.io.BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
+            try (OutputStream os = new java.io.BufferedOutputStream(raw, 1 << 16)) {
                 body.writeTo(os);
             }
             try {

@@ -43,6 +43,17 @@ class SafeOutputTest {
     }
 
     @Test
+    void anOutputGetsTheModeOfAPlainWrite() throws Exception {
+        Path plain = tmp.resolve("plain");
+        Files.write(plain, new byte[] {1});
+        Path out = tmp.resolve("out.btf");
+        Outputs.write(out, new byte[] {1, 2}, List.of(), false);
+        assertArrayEquals(new byte[] {1, 2}, Files.readAllBytes(out));
+        assertEquals(Files.getPosixFilePermissions(plain), Files.getPosixFilePermissions(out),
+                "0666 less the umask, not a temp file's 0600");
+    }
+
+    @Test
     void aFailedWriteKeepsThePreviousOutput() throws Exception {
         Path out = tmp.resolve("out.btf");
         Files.write(out, new byte[] {1, 2, 3});
