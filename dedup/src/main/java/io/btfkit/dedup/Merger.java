@@ -144,6 +144,7 @@ final class Merger {
         int n = in.ownTypeCount();
         System.arraycopy(iw, 0, words, w, is[n]);
         UnitStrings us = new UnitStrings(in.strings(), baseStrings != null);
+        int[] seen = us.scratch();
         for (int i = 0; i < n; i++) {
             int ds = w + is[i];
             starts[t + i] = ds;
@@ -155,50 +156,81 @@ final class Merger {
                     words[slot] = id + shift;
                 }
             }
-            TypeRefs.forEachStringSlot(words, ds, slot -> us.see(words[slot]));
+            TypeRefs.forEachStringSlot(words, ds, slot -> words[slot] = us.see(words[slot], seen));
         }
+        us.release(seen);
         return us;
     }
 
     /**
-     * One input's strings: the offsets its types use, in first-reference order, and (after
-     * {@link #canonicalize}) their canonical offsets.
+     * One input's strings: the offsets its types use, each once in first-reference order, and
+     * (after {@link #canonicalize}) their canonical offsets. While the input is copied, each
+     * string slot is set to the string's ordinal in that order, stored as {@code ~ordinal}
+     * (negative; string offsets are below 2^31), so that no per-byte map of the string section
+     * needs to outlive the copy: {@link #rewrite} turns ordinals into canonical offsets.
      */
     private static final class UnitStrings {
+        /** Per-thread scratch map, own offset - ownStart to ordinal + 1; all zero between uses. */
+        private static final ThreadLocal<int[]> SCRATCH = ThreadLocal.withInitial(() -> new int[0]);
+
         private final StringTable st;
         private final boolean keepBase;
         private final int ownStart;
-        private final int[] map;
         private final it.unimi.dsi.fastutil.ints.IntArrayList order = new it.unimi.dsi.fastutil.ints.IntArrayList();
-        /** Strings of the first input that a split input of a standalone merge uses. */
-        private it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap baseMap;
+        /** Strings of the first input that a split input of a standalone merge uses: offset to ordinal. */
+        private it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap baseOrdinal;
+        private int[] canonical;
 
         UnitStrings(StringTable st, boolean keepBase) {
             this.st = st;
             this.keepBase = keepBase;
             this.ownStart = st.start();
-            this.map = new int[st.length()];
-            Arrays.fill(map, -1);
         }
 
-        void see(int off) {
+        int[] scratch() {
+            int[] m = SCRATCH.get();
+            if (m.length < st.length()) {
+                m = new int[st.length()];
+                SCRATCH.set(m);
+            }
+            return m;
+        }
+
+        /** Clears the scratch entries this input set, leaving it all zero for the next input. */
+        void release(int[] seen) {
+            for (int i = 0; i < order.size(); i++) {
+                int off = order.getInt(i);
+                if (off >= ownStart) {
+                    seen[off - ownStart] = 0;
+                }
+            }
+        }
+
+        /** The slot value for string offset {@code off}: itself when kept as is, else ~ordinal. */
+        int see(int off, int[] seen) {
             if (off == 0 || (keepBase && off < ownStart)) {
-                return; // the empty string, or a string of the base: kept as is
+                return off; // the empty string, or a string of the base: kept as is
             }
             if (off < ownStart) {
-                if (baseMap == null) {
-                    baseMap = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap();
-                    baseMap.defaultReturnValue(-1);
+                if (baseOrdinal == null) {
+                    baseOrdinal = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap();
+                    baseOrdinal.defaultReturnValue(-1);
                 }
-                if (baseMap.putIfAbsent(off, -2) == -1) {
+                int o = baseOrdinal.get(off);
+                if (o < 0) {
+                    o = order.size();
+                    baseOrdinal.put(off, o);
                     order.add(off);
                 }
-                return;
+                return ~o;
             }
-            if (map[off - ownStart] == -1) {
-                map[off - ownStart] = -2;
+            int o = seen[off - ownStart] - 1;
+            if (o < 0) {
+                o = order.size();
+                seen[off - ownStart] = o + 1;
                 order.add(off);
             }
+            return ~o;
         }
 
         /** Bytes the distinct strings of this input need in the pool (NULs included). */
@@ -215,24 +247,20 @@ final class Merger {
         }
 
         void canonicalize(StringTable baseStrings, ConcurrentStrings pool, int stringStart) {
+            canonical = new int[order.size()];
             for (int i = 0; i < order.size(); i++) {
                 int off = order.getInt(i);
-                if (off < ownStart) {
-                    baseMap.put(off, canonical(st, off, null, pool, stringStart));
-                } else {
-                    map[off - ownStart] = canonical(st, off, baseStrings, pool, stringStart);
-                }
+                canonical[i] = canonical(st, off, off < ownStart ? null : baseStrings, pool, stringStart);
             }
         }
 
         void rewrite(int[] words, int[] starts, int from, int to) {
             for (int t = from; t < to; t++) {
                 TypeRefs.forEachStringSlot(words, starts[t], slot -> {
-                    int off = words[slot];
-                    if (off == 0 || (keepBase && off < ownStart)) {
-                        return;
+                    int v = words[slot];
+                    if (v < 0) {
+                        words[slot] = canonical[~v];
                     }
-                    words[slot] = off < ownStart ? baseMap.get(off) : map[off - ownStart];
                 });
             }
         }
