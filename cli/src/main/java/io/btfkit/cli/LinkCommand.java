@@ -90,34 +90,8 @@ final class LinkCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--fix and --as-written exclude each other");
         }
         Btf baseBtf = Inputs.base(base);
-        // inputs are read in parallel (thousands of objects in a kernel build), kept in order
-        LoadedInput[] read = new LoadedInput[inputs.size()];
-        java.util.stream.IntStream.range(0, read.length).parallel()
-                .forEach(i -> read[i] = Inputs.load(inputs.get(i), baseBtf));
-        List<LoadedInput> loaded = new ArrayList<>(read.length);
-        for (LoadedInput li : read) {
-            for (Btf u : li.units()) {
-                if (u.isSplit() && u.base() != baseBtf) {
-                    throw new FileException(li.path(), new io.btfkit.core.BtfFormatException(
-                            "its BTF is split on its own .BTF.base; relocate it onto the base first"));
-                }
-            }
-            loaded.add(li);
-        }
-        List<Btf> btfs = new ArrayList<>();
         Units units = new Units();
-        if (asWritten) {
-            for (LoadedInput li : loaded) {
-                units.add(li, null, btfs);
-            }
-        } else {
-            List<GccNormalizer.FileResult> norm = GccNormalizer.normalize(loaded,
-                    fix ? GccNormalizer.Level.FIX : GccNormalizer.Level.LINK);
-            for (GccNormalizer.FileResult f : norm) {
-                warn(f);
-                units.add(f.input(), f.units(), btfs);
-            }
-        }
+        List<Btf> btfs = readUnits(baseBtf, units);
         DedupResult r;
         try {
             if (standalone) {
@@ -136,6 +110,41 @@ final class LinkCommand implements Callable<Integer> {
             writeMap(units, r);
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * Reads the inputs (in parallel: thousands of objects in a kernel build), normalises gcc's
+     * units unless asked not to, and returns the units to link in order. The files' bytes are
+     * referenced only here, so they are garbage by the time the link runs.
+     */
+    private List<Btf> readUnits(Btf baseBtf, Units units) {
+        LoadedInput[] read = new LoadedInput[inputs.size()];
+        java.util.stream.IntStream.range(0, read.length).parallel()
+                .forEach(i -> read[i] = Inputs.load(inputs.get(i), baseBtf));
+        List<LoadedInput> loaded = new ArrayList<>(read.length);
+        for (LoadedInput li : read) {
+            for (Btf u : li.units()) {
+                if (u.isSplit() && u.base() != baseBtf) {
+                    throw new FileException(li.path(), new io.btfkit.core.BtfFormatException(
+                            "its BTF is split on its own .BTF.base; relocate it onto the base first"));
+                }
+            }
+            loaded.add(li);
+        }
+        List<Btf> btfs = new ArrayList<>();
+        if (asWritten) {
+            for (LoadedInput li : loaded) {
+                units.add(li, null, btfs);
+            }
+        } else {
+            List<GccNormalizer.FileResult> norm = GccNormalizer.normalize(loaded,
+                    fix ? GccNormalizer.Level.FIX : GccNormalizer.Level.LINK);
+            for (GccNormalizer.FileResult f : norm) {
+                warn(f);
+                units.add(f.input(), f.units(), btfs);
+            }
+        }
+        return btfs;
     }
 
     /** Per linked unit, in link order: its name in the map, its type ids as read, and its normalisation's renumbering. */
