@@ -7,13 +7,16 @@ prefix="${1:-$HOME/.local}"
 (cd "$here" && mvn -B -q -DskipTests package)
 install -d "$prefix/bin" "$prefix/share/btfkit" "$prefix/share/bash-completion/completions"
 install -m 0644 "$here/cli/target/btfkit.jar" "$prefix/share/btfkit/btfkit.jar"
-# the class-data-sharing archive must be made for the installed jar's path
-java -XX:ArchiveClassesAtExit="$prefix/share/btfkit/btfkit.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off \
-  -cp "$prefix/share/btfkit/btfkit.jar" io.btfkit.cli.CdsTraining "$here/corpus/samples" "$(mktemp -d)" || true
+# the class-data-sharing archive must be made for the installed jar's path; a static one (the
+# class list the build recorded), which unlike a dynamic archive also holds picocli's classes
+java -Xshare:dump -XX:SharedClassListFile="$here/cli/target/btfkit.classlist" \
+  -XX:SharedArchiveFile="$prefix/share/btfkit/btfkit.jsa" -Xlog:cds=off \
+  -cp "$prefix/share/btfkit/btfkit.jar" >/dev/null 2>&1 || rm -f "$prefix/share/btfkit/btfkit.jsa"
 cat > "$prefix/bin/btfkit" <<LAUNCHER
 #!/usr/bin/env bash
 cds=(); [ -f "$prefix/share/btfkit/btfkit.jsa" ] && cds=(-XX:SharedArchiveFile="$prefix/share/btfkit/btfkit.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off)
-exec java -XX:+UseParallelGC -Xss16m -Xshare:auto "\${cds[@]}" \${BTFKIT_JAVA_OPTS:-} -jar "$prefix/share/btfkit/btfkit.jar" "\$@"
+# the JVM flags of the repository's ./btfkit launcher (see the comment there)
+exec java -XX:+UseParallelGC -XX:GCTimeRatio=9 -XX:TieredStopAtLevel=1 -Xss16m -Xshare:auto "\${cds[@]}" \${BTFKIT_JAVA_OPTS:-} -jar "$prefix/share/btfkit/btfkit.jar" "\$@"
 LAUNCHER
 chmod 0755 "$prefix/bin/btfkit"
 "$prefix/bin/btfkit" generate-completion > "$prefix/share/bash-completion/completions/btfkit"
