@@ -99,7 +99,8 @@ final class LinkCommand implements Callable<Integer> {
                 units.addFirst(base, baseBtf);
             } else {
                 BaseIndex index = baseBtf == null ? null : BaseIndex.of(baseBtf);
-                r = noDedup ? Deduplicator.concatenate(btfs, index) : Deduplicator.link(btfs, index, Deduplicator.Options.LINK);
+                // the units are only referenced by btfs, which the link empties once it has merged them
+                r = noDedup ? Deduplicator.concatenate(btfs, index) : Deduplicator.linkAndRelease(btfs, index, Deduplicator.Options.LINK);
             }
             out.verify(r.btf());
         } catch (BtfException e) {
@@ -150,7 +151,8 @@ final class LinkCommand implements Callable<Integer> {
     /** Per linked unit, in link order: its name in the map, its type ids as read, and its normalisation's renumbering. */
     private static final class Units {
         final List<String> names = new ArrayList<>();
-        final List<Btf> read = new ArrayList<>();
+        /** First id and type count of each unit as read (not the unit: the link may let it go). */
+        final List<int[]> read = new ArrayList<>();
         final List<int[]> idMaps = new ArrayList<>();
 
         /** The units of one input; one of a several-blob input is named {@code FILE#K} (1-based). */
@@ -158,7 +160,7 @@ final class LinkCommand implements Callable<Integer> {
             List<Btf> us = li.units();
             for (int k = 0; k < us.size(); k++) {
                 names.add(us.size() == 1 ? li.path().toString() : li.path() + "#" + (k + 1));
-                read.add(us.get(k));
+                read.add(new int[] {us.get(k).firstId(), us.get(k).typeCount()});
                 idMaps.add(results == null ? null : results.get(k).idMap());
                 linked.add(results == null ? us.get(k) : results.get(k).btf());
             }
@@ -166,7 +168,7 @@ final class LinkCommand implements Callable<Integer> {
 
         void addFirst(Path file, Btf btf) {
             names.add(0, file.toString());
-            read.add(0, btf);
+            read.add(0, new int[] {btf.firstId(), btf.typeCount()});
             idMaps.add(0, null);
         }
     }
@@ -189,10 +191,10 @@ final class LinkCommand implements Callable<Integer> {
         Outputs.write(mapFile, os -> {
             StringBuilder sb = new StringBuilder(1 << 16);
             for (int k = 0; k < units.read.size(); k++) {
-                Btf in = units.read.get(k);
+                int[] in = units.read.get(k);
                 int[] m = units.idMaps.get(k);
-                int firstId = in.firstId();
-                for (int id = firstId; id < in.typeCount(); id++) {
+                int firstId = in[0];
+                for (int id = firstId; id < in[1]; id++) {
                     int now = m == null ? id : m[id];
                     int outId = now < firstId ? now : r.outputId(k, now, firstId);
                     sb.append(units.names.get(k)).append('\t').append(id).append('\t').append(outId).append('\n');

@@ -93,7 +93,7 @@ public final class Deduplicator {
         for (int i = 0; i < n; i++) {
             cls[i] = lfirst + i;
         }
-        return OutputBuilder.build(inputs, m, base, cls, alias, lfirst, 0);
+        return OutputBuilder.build(formatOf(inputs), m, base, cls, alias, lfirst, 0);
     }
 
     /** Deduplicates one BTF (standalone, or split on its base). */
@@ -120,19 +120,40 @@ public final class Deduplicator {
      * BTF, split on {@code base} when it is given.
      */
     public static DedupResult link(List<Btf> inputs, BaseIndex base, Options options) {
-        return run(inputs, null, base, options);
+        return run(inputs, null, base, options, false);
+    }
+
+    /**
+     * {@link #link}, emptying {@code inputs} (a mutable list) as soon as they are merged: the
+     * merge holds a copy of everything, so a caller that passes its only references to the
+     * inputs lets their memory go while the link runs (thousands of units).
+     */
+    public static DedupResult linkAndRelease(List<Btf> inputs, BaseIndex base, Options options) {
+        return run(inputs, null, base, options, true);
+    }
+
+    private static Btf.RawFormat formatOf(List<Btf> inputs) {
+        return inputs.isEmpty() ? Btf.RawFormat.CLASSIC : inputs.get(0).format();
     }
 
     private static DedupResult run(List<Btf> inputs, BtfExt ext, BaseIndex baseIndex, Options options) {
+        return run(inputs, ext, baseIndex, options, false);
+    }
+
+    private static DedupResult run(List<Btf> inputs, BtfExt ext, BaseIndex baseIndex, Options options, boolean release) {
         Btf base = baseIndex == null ? null : baseIndex.base();
         Timer timer = new Timer();
         Merger.Merged m = Merger.merge(inputs, ext, base);
+        Btf.RawFormat format = formatOf(inputs);
+        boolean units = options.unitDeclarations() && inputs.stream().noneMatch(Btf::isSplit);
+        if (release) {
+            inputs.clear();
+        }
         timer.lap("merge");
         int n = m.starts.length - 1;
         int first = m.firstId;
         int[] aliasTarget = new int[n];
         Arrays.fill(aliasTarget, -1);
-        boolean units = options.unitDeclarations() && inputs.stream().noneMatch(Btf::isSplit);
         if (units) {
             Declarations.resolveWithinUnits(m, aliasTarget);
         }
@@ -186,7 +207,7 @@ public final class Deduplicator {
             }
         }
         timer.lap("partition");
-        DedupResult r = OutputBuilder.build(inputs, m, baseIndex, cls, aliasTarget, run.table.first, 0);
+        DedupResult r = OutputBuilder.build(format, m, baseIndex, cls, aliasTarget, run.table.first, 0);
         timer.lap("output");
         return r;
     }

@@ -6,7 +6,6 @@ import io.btfkit.core.StringTable;
 import io.btfkit.core.TypeRefs;
 import io.btfkit.core.ext.BtfExt;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * Writes the deduplicated BTF: one type per class — its lowest-id member that is not a
@@ -21,7 +20,7 @@ final class OutputBuilder {
     private OutputBuilder() {
     }
 
-    static DedupResult build(List<Btf> inputs, Merger.Merged m, BaseIndex bi, int[] cls, int[] aliasTarget,
+    static DedupResult build(Btf.RawFormat format, Merger.Merged m, BaseIndex bi, int[] cls, int[] aliasTarget,
                              int lfirst, int rounds) {
         int n = cls.length;
         int first = m.firstId;
@@ -142,7 +141,6 @@ final class OutputBuilder {
         BtfExt ext = m.ext == null ? null : m.ext.remap(
                 id -> id >= first ? outId[id - first] : id,
                 off -> off >= stringStart && !(standalone && off == 0) ? stringStart + newOff[off - stringStart] : off);
-        Btf.RawFormat format = inputs.isEmpty() ? Btf.RawFormat.CLASSIC : inputs.get(0).format();
         Btf result = new Btf(m.base, out, outStarts, strings, format);
         return new DedupResult(result, ext, outId, m.inputFirst, first, rounds);
     }

@@ -33,6 +33,27 @@ class DedupCasesTest {
     }
 
     @Test
+    void linkAndReleaseEmptiesTheInputsAndLinksTheSame() {
+        String a = """
+                [1] STRUCT 'node' size=8 vlen=1
+                \t'next' type_id=2 bits_offset=0
+                [2] PTR '(anon)' type_id=1
+                """;
+        String b = """
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] FWD 'node' fwd_kind=struct
+                [3] PTR '(anon)' type_id=2
+                [4] STRUCT 'node' size=8 vlen=1
+                \t'next' type_id=3 bits_offset=0
+                """;
+        List<Btf> in = new ArrayList<>(List.of(parse(a), parse(b)));
+        DedupResult r = Deduplicator.linkAndRelease(in, null, Deduplicator.Options.LINK);
+        assertEquals(0, in.size(), "the inputs were let go");
+        assertEquals(link(a, b), RawTextPrinter.toText(r.btf()));
+        assertEquals(3, r.btf().ownTypeCount(), "node, its pointer and int");
+    }
+
+    @Test
     void duplicateCyclicStructsMerge() {
         assertEquals(text("""
                 [1] STRUCT 'node' size=8 vlen=1
