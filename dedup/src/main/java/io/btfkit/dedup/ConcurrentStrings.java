@@ -11,11 +11,17 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * adding the same string race for the same first free slot of its probe sequence, so an equal
  * string is never stored twice. Sized up front from the inputs (no rehash while shared).
  *
+ * <p>The bounds may be guesses: when the arena or the string count would pass them,
+ * {@link #add} returns -1 and the caller starts again with larger bounds (the table never
+ * grows while shared).
+ *
  * <p>Offsets only identify strings here; the output lays its string section out itself.
  */
 final class ConcurrentStrings {
     private final byte[] data;
     private final AtomicInteger size = new AtomicInteger();
+    private final AtomicInteger count = new AtomicInteger();
+    private final long maxStrings;
     /** Slot = (hash << 32) | (offset + 1), published in one atomic write; 0 = empty. */
     private final AtomicLongArray table;
     private final int mask;
@@ -29,12 +35,16 @@ final class ConcurrentStrings {
             throw new io.btfkit.core.BtfException("inputs have more than 2 GiB of strings");
         }
         data = new byte[(int) Math.max(16, maxBytes)];
+        this.maxStrings = Math.max(64, maxStrings);
         int cap = Integer.highestOneBit((int) Math.min(1 << 30, Math.max(64, maxStrings * 2)) * 2 - 1);
         table = new AtomicLongArray(cap);
         mask = cap - 1;
     }
 
-    /** Offset of the string {@code s[from, from+len)}, adding it when new. Thread-safe. */
+    /**
+     * Offset of the string {@code s[from, from+len)}, adding it when new; -1 when it is new
+     * and the bounds given to the constructor are used up. Thread-safe.
+     */
     int add(byte[] s, int from, int len) {
         int full = StringPool.hash(s, from, len);
         int h = full & mask;
@@ -43,10 +53,18 @@ final class ConcurrentStrings {
             long e = table.get(h);
             if (e == 0) {
                 if (mine < 0) {
+                    // load stays at most about a half: the table has 2 slots per allowed string
+                    if (count.get() >= maxStrings) {
+                        return -1;
+                    }
                     mine = append(s, from, len);
+                    if (mine < 0) {
+                        return -1;
+                    }
                 }
                 long claim = ((long) full << 32) | (mine + 1L);
                 if (table.compareAndSet(h, 0, claim)) {
+                    count.incrementAndGet();
                     return mine;
                 }
                 e = table.get(h); // another thread claimed this slot first: look at its string
@@ -61,8 +79,9 @@ final class ConcurrentStrings {
 
     private int append(byte[] s, int from, int len) {
         int off = size.getAndAdd(len + 1);
-        if (off + len + 1 > data.length) {
-            throw new IllegalStateException("string arena sized too small");
+        if (off < 0 || (long) off + len + 1 > data.length) {
+            size.set(Integer.MAX_VALUE / 2); // stays past the end for every later claim
+            return -1;
         }
         System.arraycopy(s, from, data, off, len);
         data[off + len] = 0;

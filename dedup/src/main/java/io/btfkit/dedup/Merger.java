@@ -67,6 +67,11 @@ final class Merger {
      * canonical after all type strings (libbpf visits .BTF.ext strings last).
      */
     static Merged merge(List<Btf> inputs, BtfExt ext, Btf base) {
+        return merge(inputs, ext, base, GUESS_BYTES, GUESS_STRINGS);
+    }
+
+    /** {@link #merge(List, BtfExt, Btf)} with the string pool's first bounds given (tests). */
+    static Merged merge(List<Btf> inputs, BtfExt ext, Btf base, long guessBytes, long guessStrings) {
         int firstId = base == null ? 1 : base.typeCount();
         long totalWords = 0;
         long totalTypes = 0;
@@ -98,14 +103,16 @@ final class Merger {
         inputFirst[k0] = firstId + typeAt[k0];
         starts[typeAt[k0]] = wordAt[k0];
         // 1. in parallel: copy each input, shift its ids, list its strings in first-reference order
+        Timer timer = new Timer();
         UnitStrings[] unitStrings = new UnitStrings[k0];
         IntStream.range(0, k0).parallel().forEach(k ->
                 unitStrings[k] = copy(inputs.get(k), words, starts, wordAt[k], typeAt[k], firstId + typeAt[k], baseStrings));
+        timer.lap("merge copy");
         // the arena holds every distinct string once (names may point into the middle of others)
         long maxBytes = 16;
         long maxStrings = 16;
         for (UnitStrings us : unitStrings) {
-            maxBytes += us.bytesNeeded();
+            maxBytes += us.bytesNeeded;
             maxStrings += us.count();
         }
         if (ext != null) {
@@ -120,19 +127,54 @@ final class Merger {
             maxBytes += extNeed[0];
             maxStrings += extNeed[1];
         }
-        ConcurrentStrings pool = new ConcurrentStrings(maxBytes, maxStrings);
-        if (base == null) {
-            pool.add(new byte[0], 0, 0);
+        timer.lap("merge pool");
+        // 2. give each string its canonical offset (base first, then the shared pool). Linked
+        // units share most strings, so the sums above overstate the distinct ones many times
+        // over (3,000 units: 197 MB of strings, 5 MB distinct): try small bounds first.
+        ConcurrentStrings pool = null;
+        if (ext == null && (maxBytes > guessBytes || maxStrings > guessStrings)) {
+            pool = intern(unitStrings, base, baseStrings, stringStart, Math.min(maxBytes, guessBytes),
+                    Math.min(maxStrings, guessStrings));
         }
-        // 2. give each string its canonical offset (base first, then the shared pool)
-        IntStream.range(0, k0).parallel().forEach(k -> unitStrings[k].canonicalize(baseStrings, pool, stringStart));
+        if (pool == null) {
+            pool = intern(unitStrings, base, baseStrings, stringStart, maxBytes, maxStrings);
+            if (pool == null) {
+                throw new IllegalStateException("string pool sized from upper bounds overflowed");
+            }
+        }
+        timer.lap("merge intern");
         // 3. in parallel: rewrite the string offsets
         IntStream.range(0, k0).parallel().forEach(k -> unitStrings[k].rewrite(words, starts, typeAt[k], typeAt[k + 1]));
+        timer.lap("merge rewrite");
         Merged merged = new Merged(base, firstId, words, starts, pool, stringStart, inputFirst);
         if (ext != null) {
             merged.ext = canonicalExt(ext, inputs.get(0), baseStrings, pool, stringStart);
         }
         return merged;
+    }
+
+    /** First bounds of the string pool when the inputs' sums are larger (see {@link #merge}). */
+    private static final long GUESS_BYTES = 32L << 20;
+    private static final long GUESS_STRINGS = 1L << 20;
+
+    /**
+     * Interns every input's strings into a new pool of the given bounds, in parallel; null when
+     * the bounds were too small (each input's canonical offsets are then recomputed by the
+     * next attempt).
+     */
+    private static ConcurrentStrings intern(UnitStrings[] unitStrings, Btf base, StringTable baseStrings,
+                                            int stringStart, long maxBytes, long maxStrings) {
+        ConcurrentStrings pool = new ConcurrentStrings(maxBytes, maxStrings);
+        if (base == null && pool.add(new byte[0], 0, 0) != 0) {
+            return null;
+        }
+        java.util.concurrent.atomic.AtomicBoolean full = new java.util.concurrent.atomic.AtomicBoolean();
+        IntStream.range(0, unitStrings.length).parallel().forEach(k -> {
+            if (!full.get() && !unitStrings[k].canonicalize(baseStrings, pool, stringStart)) {
+                full.set(true);
+            }
+        });
+        return full.get() ? null : pool;
     }
 
     /** Copies input types into the merged arrays, shifting type ids; returns its string list. */
@@ -159,6 +201,7 @@ final class Merger {
             TypeRefs.forEachStringSlot(words, ds, slot -> words[slot] = us.see(words[slot], seen));
         }
         us.release(seen);
+        us.bytesNeeded = us.bytesNeeded();
         return us;
     }
 
@@ -180,6 +223,8 @@ final class Merger {
         /** Strings of the first input that a split input of a standalone merge uses: offset to ordinal. */
         private it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap baseOrdinal;
         private int[] canonical;
+        /** {@link #bytesNeeded()}, computed by the (parallel) copy. */
+        long bytesNeeded;
 
         UnitStrings(StringTable st, boolean keepBase) {
             this.st = st;
@@ -246,12 +291,18 @@ final class Merger {
             return order.size();
         }
 
-        void canonicalize(StringTable baseStrings, ConcurrentStrings pool, int stringStart) {
+        /** Sets each string's canonical offset; false when the pool's bounds ran out. */
+        boolean canonicalize(StringTable baseStrings, ConcurrentStrings pool, int stringStart) {
             canonical = new int[order.size()];
             for (int i = 0; i < order.size(); i++) {
                 int off = order.getInt(i);
-                canonical[i] = canonical(st, off, off < ownStart ? null : baseStrings, pool, stringStart);
+                int c = canonical(st, off, off < ownStart ? null : baseStrings, pool, stringStart);
+                if (c < 0) {
+                    return false;
+                }
+                canonical[i] = c;
             }
+            return true;
         }
 
         void rewrite(int[] words, int[] starts, int from, int to) {
@@ -278,7 +329,11 @@ final class Merger {
                 throw new BtfFormatException(".BTF.ext refers to string offset " + Integer.toUnsignedString(off)
                         + ", past the end of the .BTF string section (" + st.end() + " bytes)");
             }
-            return canonical(st, off, baseStrings, pool, stringStart);
+            int c = canonical(st, off, baseStrings, pool, stringStart);
+            if (c < 0) {
+                throw new IllegalStateException("string pool sized from upper bounds overflowed");
+            }
+            return c;
         });
     }
 
@@ -294,6 +349,7 @@ final class Merger {
                 return b;
             }
         }
-        return stringStart + pool.add(bytes, i, len);
+        int p = pool.add(bytes, i, len);
+        return p < 0 ? -1 : stringStart + p;
     }
 }

@@ -1,0 +1,89 @@
+package io.btfkit.dedup;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.btfkit.core.Btf;
+import io.btfkit.core.BtfReader;
+import io.btfkit.core.TestData;
+import io.btfkit.core.text.RawTextParser;
+import io.btfkit.core.TypeRefs;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The merge's string pool starts from guessed bounds and starts again with the inputs' sums
+ * when a guess is too small: the merged graph must not depend on which bounds were used.
+ */
+class MergerTest {
+
+    /**
+     * Same types and the same string in every string slot (the pool's layout depends on which
+     * thread interned a string first, so offsets are compared through the strings they name).
+     */
+    private static void assertSameMerge(Merger.Merged a, Merger.Merged b) {
+        assertArrayEquals(a.starts, b.starts);
+        assertEquals(a.pool.size(), b.pool.size(), "the same distinct strings");
+        int[] wa = a.words.clone();
+        int[] wb = b.words.clone();
+        List<String> sa = new ArrayList<>();
+        List<String> sb = new ArrayList<>();
+        for (int t = 0; t + 1 < a.starts.length; t++) {
+            TypeRefs.forEachStringSlot(wa, a.starts[t], slot -> {
+                sa.add(string(a, wa[slot]));
+                wa[slot] = 0;
+            });
+            TypeRefs.forEachStringSlot(wb, b.starts[t], slot -> {
+                sb.add(string(b, wb[slot]));
+                wb[slot] = 0;
+            });
+        }
+        assertArrayEquals(wa, wb, "the same types apart from string offsets");
+        assertEquals(sa, sb);
+    }
+
+    private static String string(Merger.Merged m, int off) {
+        if (off < m.stringStart) {
+            return m.base == null ? "" : m.base.strings().get(off);
+        }
+        byte[] pb = m.pool.bytes();
+        int p = off - m.stringStart;
+        int e = p;
+        while (pb[e] != 0) {
+            e++;
+        }
+        return new String(pb, p, e - p, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void splitModulesMergeTheSameWhenTheGuessedPoolOverflows() {
+        Btf base = BtfReader.read(TestData.bytes(TestData.golden("vmlinux-6.1.0-56.btf")));
+        List<Btf> modules = new ArrayList<>();
+        for (String m : List.of("ocfs2", "mlx4_core", "gameport")) {
+            modules.add(BtfReader.read(TestData.bytes(TestData.golden("modules/" + m + ".btf")), base));
+        }
+        Merger.Merged full = Merger.merge(modules, null, base, Long.MAX_VALUE, Long.MAX_VALUE);
+        assertSameMerge(full, Merger.merge(modules, null, base, 16, 1)); // overflows, starts again
+        assertSameMerge(full, Merger.merge(modules, null, base));
+    }
+
+    @Test
+    void manyCopiesOfAUnitFitASmallGuess() {
+        Btf unit = RawTextParser.parse("""
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] STRUCT 'node' size=8 vlen=2
+                \t'value' type_id=1 bits_offset=0
+                \t'next' type_id=3 bits_offset=32
+                [3] PTR '(anon)' type_id=2
+                """, null);
+        List<Btf> units = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            units.add(unit);
+        }
+        Merger.Merged full = Merger.merge(units, null, null, Long.MAX_VALUE, Long.MAX_VALUE);
+        assertSameMerge(full, Merger.merge(units, null, null, 64, 64)); // 2,000 strings, 5 distinct
+        assertEquals("\0int\0node\0value\0next\0".length(), full.pool.size(), "each distinct string once");
+    }
+}
