@@ -166,7 +166,8 @@ final class ClassTable {
                 return false;
             }
         }
-        return Shapes.equal(w, s, graph.words, graph.start(rep[c - first]));
+        int r = rep[c - first];
+        return Shapes.equal(w, s, graph.wordsOf(r), graph.start(r));
     }
 
     /** Number of classes (all layers) whose shape hash is {@code h}. */
@@ -194,7 +195,8 @@ final class ClassTable {
 
     /** Words and start of the representative of class {@code c}, for shape comparison. */
     int[] repWords(int c) {
-        return layerOf(c).graph.words;
+        ClassTable t = layerOf(c);
+        return t.graph.wordsOf(t.rep[c - t.first]);
     }
 
     int repStart(int c) {

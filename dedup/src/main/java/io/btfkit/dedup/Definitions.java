@@ -111,18 +111,13 @@ final class Definitions {
     }
 
     /**
-     * The cut graph of own nodes {@code [a, b)}: their words with every reference to a named
-     * tag replaced by an atom for (name, tag kind), atoms numbered after the part's nodes.
+     * The cut graph of own nodes {@code [a, b)}: their words (shared, not copied) with every
+     * reference to a named tag going to an atom for (name, tag kind), atoms numbered after the
+     * part's nodes, then placeholders for types of other parts.
      */
     private static WorkGraph cutGraph(int[] words, int[] starts, int first, int a, int b, BaseIndex base, int[] baseDef,
                                       it.unimi.dsi.fastutil.ints.IntArrayList crossTargets) {
-        int from = starts[a];
         int n = b - a;
-        int[] cut = java.util.Arrays.copyOfRange(words, from, starts[b]);
-        int[] local = new int[n + 1];
-        for (int i = a; i <= b; i++) {
-            local[i - a] = starts[i] - from;
-        }
         Long2IntOpenHashMap atomOf = new Long2IntOpenHashMap();
         atomOf.defaultReturnValue(-1);
         it.unimi.dsi.fastutil.ints.IntArrayList atomKeys = new it.unimi.dsi.fastutil.ints.IntArrayList();
@@ -131,82 +126,62 @@ final class Definitions {
         int partFirst = first + a;
         it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap crossOf = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap();
         crossOf.defaultReturnValue(-1);
-        for (int i = 0; i < n; i++) {
-            int s = local[i];
-            int count = TypeRefs.typeIdCount(cut, s);
-            for (int k = 0; k < count; k++) {
-                int slot = TypeRefs.typeIdSlot(cut, s, k);
-                int ref = cut[slot];
-                if (ref == 0) {
-                    continue;
-                }
-                int tag;
-                int name;
-                if (ref < first) {
-                    int bs = baseStarts[ref - 1];
-                    tag = tagOf(baseWords, bs);
-                    name = baseWords[bs];
-                } else {
-                    int rs = starts[ref - first];
-                    tag = tagOf(words, rs);
-                    name = words[rs];
-                }
-                if (tag < 0) {
-                    if (ref >= first && (ref < partFirst || ref >= partFirst + n)) {
-                        // a type of another part (the first input of a standalone merge)
-                        int ph = crossOf.get(ref);
-                        if (ph < 0) {
-                            ph = crossTargets.size();
-                            crossOf.put(ref, ph);
-                            crossTargets.add(ref);
-                        }
-                        cut[slot] = -1 - ph; // numbered after the atoms below
-                    }
-                    continue;
-                }
-                long key = ((long) name << 2) | tag;
-                int atom = atomOf.get(key);
-                if (atom < 0) {
-                    atom = atomKeys.size() / 2;
-                    atomOf.put(key, atom);
-                    atomKeys.add(name);
-                    atomKeys.add(tag);
-                }
-                cut[slot] = partFirst + n + atom;
+        WorkGraph g = new WorkGraph(words, starts, a, n, partFirst, baseDef, ref -> {
+            if (ref == 0) {
+                return 0;
             }
-        }
+            int tag;
+            int name;
+            if (ref < first) {
+                int bs = baseStarts[ref - 1];
+                tag = tagOf(baseWords, bs);
+                name = baseWords[bs];
+            } else {
+                int rs = starts[ref - first];
+                tag = tagOf(words, rs);
+                name = words[rs];
+            }
+            if (tag < 0) {
+                if (ref >= first && (ref < partFirst || ref >= partFirst + n)) {
+                    // a type of another part (the first input of a standalone merge)
+                    int ph = crossOf.get(ref);
+                    if (ph < 0) {
+                        ph = crossTargets.size();
+                        crossOf.put(ref, ph);
+                        crossTargets.add(ref);
+                    }
+                    return -1 - ph; // numbered after the atoms below
+                }
+                return ref;
+            }
+            long key = ((long) name << 2) | tag;
+            int atom = atomOf.get(key);
+            if (atom < 0) {
+                atom = atomKeys.size() / 2;
+                atomOf.put(key, atom);
+                atomKeys.add(name);
+                atomKeys.add(tag);
+            }
+            return partFirst + n + atom;
+        });
         int atoms = atomKeys.size() / 2;
         int ph = crossTargets.size();
         if (ph > 0) {
             // placeholders come last (PartitionRun expects them after every real node)
-            for (int i = 0; i < n; i++) {
-                int s = local[i];
-                int count = TypeRefs.typeIdCount(cut, s);
-                for (int k = 0; k < count; k++) {
-                    int slot = TypeRefs.typeIdSlot(cut, s, k);
-                    if (cut[slot] < 0) {
-                        cut[slot] = partFirst + n + atoms + (-1 - cut[slot]);
-                    }
-                }
-            }
+            g.remapEdges(ref -> ref < 0 ? partFirst + n + atoms + (-1 - ref) : ref);
         }
-        int[] allWords = java.util.Arrays.copyOf(cut, cut.length + 3 * (atoms + ph));
-        int[] allStarts = java.util.Arrays.copyOf(local, n + atoms + ph + 1);
+        int[] extra = new int[WorkGraph.EXTRA_WORDS * atoms];
         for (int at = 0; at < atoms; at++) {
-            int w = cut.length + 3 * at;
-            allStarts[n + at] = w;
+            int w = WorkGraph.EXTRA_WORDS * at;
             int tag = atomKeys.getInt(2 * at + 1);
-            allWords[w] = atomKeys.getInt(2 * at);
-            allWords[w + 1] = tag == TAG_ENUM ? Kind.info(Kind.ENUM, 0, false) : Kind.info(Kind.FWD, 0, tag == TAG_UNION);
-            allWords[w + 2] = 0;
+            extra[w] = atomKeys.getInt(2 * at);
+            extra[w + 1] = tag == TAG_ENUM ? Kind.info(Kind.ENUM, 0, false) : Kind.info(Kind.FWD, 0, tag == TAG_UNION);
         }
-        for (int k = 0; k < ph; k++) {
-            int w = cut.length + 3 * (atoms + k);
-            allStarts[n + atoms + k] = w;
-            allWords[w + 1] = Kind.info(PartGraph.PLACEHOLDER_KIND, 0, false);
-        }
-        allStarts[n + atoms + ph] = allWords.length;
-        return new WorkGraph(allWords, allStarts, partFirst, baseDef);
+        int[] placeholders = PartGraph.placeholders(ph);
+        int[] all = java.util.Arrays.copyOf(extra, extra.length + placeholders.length);
+        System.arraycopy(placeholders, 0, all, extra.length, placeholders.length);
+        g.setExtras(all);
+        return g;
     }
 
     /**
@@ -239,13 +214,15 @@ final class Definitions {
         WorkGraph g = table.graph;
         for (int c = lfirst; c < lfirst + count; c++) {
             // atoms look like declarations (and share classes with equal ones)
-            int s = g.start(table.rep(c));
-            int info = g.words[s + 1];
+            int r = table.rep(c);
+            int[] w = g.wordsOf(r);
+            int s = g.start(r);
+            int info = w[s + 1];
             int kind = Kind.kindOf(info);
             if (kind == Kind.FWD) {
-                reach[c - lfirst] = ambiguousStructName.test(g.words[s]);
+                reach[c - lfirst] = ambiguousStructName.test(w[s]);
             } else if (Kind.isEnum(kind) && Kind.vlenOf(info) == 0) {
-                reach[c - lfirst] = ambiguousEnumName.test(g.words[s]);
+                reach[c - lfirst] = ambiguousEnumName.test(w[s]);
             }
         }
         boolean changed = true;

@@ -85,7 +85,7 @@ final class PartitionRun {
             for (int c = t.first; c < t.classCount(); c++) {
                 starts[offset[i] + c - t.first] = total;
                 int r = t.rep(c);
-                total += t.graph.starts[r - t.graph.firstId + 1] - t.graph.start(r);
+                total += t.graph.wordLength(r);
             }
         }
         starts[n] = total;
@@ -96,7 +96,7 @@ final class PartitionRun {
                 int at = starts[offset[i] + c - t.first];
                 int r = t.rep(c);
                 int from = t.graph.start(r);
-                System.arraycopy(t.graph.words, from, words, at, starts[offset[i] + c - t.first + 1] - at);
+                System.arraycopy(t.graph.wordsOf(r), from, words, at, starts[offset[i] + c - t.first + 1] - at);
                 int kids = io.btfkit.core.TypeRefs.typeIdCount(words, at);
                 for (int k = 0; k < kids; k++) {
                     int cc = t.childClass(c, k);

@@ -50,8 +50,6 @@ final class Partitioner {
         this.table = table;
         this.cls = table.nodeClass;
         this.first = g.firstId;
-        this.scratch = new int[g.size()];
-        Arrays.fill(scratch, NONE);
     }
 
     /** Classifies every own node; afterwards {@code table.nodeClass} is complete. */
@@ -68,7 +66,12 @@ final class Partitioner {
         return id < first ? g.extClassOf(id) : cls[id - first];
     }
 
-    private void component(int[] members, int from, int to) {
+    private void component(int[] members, int from, int to, int[] free) {
+        // per-member scratch (pairings, positions): NONE between uses
+        scratch = free;
+        for (int i = from; i < to; i++) {
+            scratch[members[i]] = NONE;
+        }
         if (to - from == 1 && !selfLoop(members[from] + first)) {
             acyclic(members[from] + first);
         } else {
@@ -97,9 +100,9 @@ final class Partitioner {
         for (int i = 0; i < n; i++) {
             childBuf[i] = classOf(g.child(node, i));
         }
-        long shapeH = Shapes.hash(g.words, s, node);
+        long shapeH = Shapes.hash(g.wordsOf(node), s, node);
         long h = ClassTable.fullHash(shapeH, childBuf, n);
-        int c = table.findFull(h, g.words, s, childBuf, n);
+        int c = table.findFull(h, g.wordsOf(node), s, childBuf, n);
         if (c == NONE) {
             c = table.add(node, shapeH);
             cls[node - first] = c;
@@ -117,7 +120,7 @@ final class Partitioner {
         long rootShape = 0;
         for (int m : members) {
             int node = m + first;
-            long sh = Shapes.hash(g.words, g.start(node), node);
+            long sh = Shapes.hash(g.wordsOf(node), g.start(node), node);
             int count = table.shapeCandidates(sh);
             if (count == 0) {
                 root = NONE;
@@ -159,7 +162,7 @@ final class Partitioner {
             int d = scratch[y - first];
             ClassTable layer = table.layerOf(d);
             int ys = g.start(y);
-            if (!Shapes.equal(g.words, ys, table.repWords(d), table.repStart(d))) {
+            if (!Shapes.equal(g.wordsOf(y), ys, table.repWords(d), table.repStart(d))) {
                 ok = false;
                 break;
             }
@@ -237,7 +240,7 @@ final class Partitioner {
                 int node = members[i] + first;
                 int b = color[i];
                 if (blockClass[b] == NONE) {
-                    blockClass[b] = table.add(node, Shapes.hash(g.words, g.start(node), node));
+                    blockClass[b] = table.add(node, Shapes.hash(g.wordsOf(node), g.start(node), node));
                 }
                 p.cls[members[i]] = blockClass[b];
             }
@@ -269,7 +272,7 @@ final class Partitioner {
             int colors = 0;
             for (int i = 0; i < members.length; i++) {
                 int node = members[i] + first;
-                long h = Shapes.hash(g.words, g.start(node), node);
+                long h = Shapes.hash(g.wordsOf(node), g.start(node), node);
                 int n = g.childCount(node);
                 for (int j = 0; j < n; j++) {
                     int ch = g.child(node, j);
@@ -297,7 +300,7 @@ final class Partitioner {
         private boolean sameInitial(int a, int b, int[] pos) {
             WorkGraph g = p.g;
             int first = p.first;
-            if (!Shapes.equal(g.words, g.start(a), g.words, g.start(b))) {
+            if (!Shapes.equal(g.wordsOf(a), g.start(a), g.wordsOf(b), g.start(b))) {
                 return false;
             }
             int n = g.childCount(a);

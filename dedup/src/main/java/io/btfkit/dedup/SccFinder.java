@@ -7,9 +7,13 @@ package io.btfkit.dedup;
  * reported before the node's own. Edges to external nodes are ignored (their classes are known).
  */
 final class SccFinder {
-    /** Receives one component: {@code members[from, to)} are own-node indexes (id - firstId). */
+    /**
+     * Receives one component: {@code members[from, to)} are own-node indexes (id - firstId).
+     * The entries of {@code free} at those indexes are the sink's to use (the search no longer
+     * reads them; their values are arbitrary), so a sink needs no per-node scratch of its own.
+     */
     interface Sink {
-        void component(int[] members, int from, int to);
+        void component(int[] members, int from, int to, int[] free);
     }
 
     private static final int DONE = Integer.MAX_VALUE;
@@ -30,9 +34,12 @@ final class SccFinder {
         int first = g.firstId;
         int[] index = new int[n];
         int[] low = new int[n];
-        int[] stack = new int[n];
-        int[] callNode = new int[n];
-        int[] callEdge = new int[n];
+        // the component stack and the call stack grow as needed: they hold a path and the open
+        // components on it, far fewer than n nodes in type graphs (n int arrays each would be
+        // 60 MB on a link of 7 M types)
+        int[] stack = new int[Math.min(n, 1024)];
+        int[] callNode = new int[Math.min(n, 1024)];
+        int[] callEdge = new int[Math.min(n, 1024)];
         int counter = 0;
         for (int root = 0; root < n; root++) {
             if (index[root] != 0 || (roots != null && !roots.get(root))) {
@@ -55,6 +62,13 @@ final class SccFinder {
                     }
                     int iw = index[w];
                     if (iw == 0) {
+                        if (sp == stack.length) {
+                            stack = java.util.Arrays.copyOf(stack, grow(stack.length, n));
+                        }
+                        if (csp == callNode.length) {
+                            callNode = java.util.Arrays.copyOf(callNode, grow(callNode.length, n));
+                            callEdge = java.util.Arrays.copyOf(callEdge, callNode.length);
+                        }
                         index[w] = low[w] = ++counter;
                         stack[sp++] = w;
                         callNode[csp] = w;
@@ -70,13 +84,13 @@ final class SccFinder {
                     do {
                         from--;
                     } while (stack[from] != v);
-                    sink.component(stack, from, sp);
+                    sink.component(stack, from, sp, low);
                     for (int i = from; i < sp; i++) {
                         index[stack[i]] = DONE;
                     }
                     sp = from;
-                }
-                if (csp > 0) {
+                } else if (csp > 0) {
+                    // (a component's root never lowers its parent, and its low entry is the sink's)
                     int u = callNode[csp - 1];
                     if (low[v] < low[u]) {
                         low[u] = low[v];
@@ -84,5 +98,9 @@ final class SccFinder {
                 }
             }
         }
+    }
+
+    private static int grow(int length, int n) {
+        return (int) Math.min(n, Math.max(16L, 2L * length));
     }
 }
