@@ -121,7 +121,7 @@ final class LinkCommand implements Callable<Integer> {
     private List<Btf> readUnits(Btf baseBtf, Units units) {
         LoadedInput[] read = new LoadedInput[inputs.size()];
         java.util.stream.IntStream.range(0, read.length).parallel()
-                .forEach(i -> read[i] = Inputs.load(inputs.get(i), baseBtf));
+                .forEach(i -> read[i] = lean(Inputs.load(inputs.get(i), baseBtf)));
         List<LoadedInput> loaded = new ArrayList<>(read.length);
         for (LoadedInput li : read) {
             for (Btf u : li.units()) {
@@ -146,6 +146,19 @@ final class LinkCommand implements Callable<Integer> {
             }
         }
         return btfs;
+    }
+
+    /**
+     * The input without its file bytes and ELF when nothing later needs them — the link reads
+     * only the units, and an object's symbols for gcc's units — so thousands of files' bytes
+     * are not all held at once beside their parsed types.
+     */
+    private static LoadedInput lean(LoadedInput li) {
+        if (li.elf() != null && li.units().stream().anyMatch(GccNormalizer::isGccEncoded)) {
+            return li;
+        }
+        return new LoadedInput(li.path(), li.source(), li.compression(), li.units(), null, null, null,
+                li.distilledBase());
     }
 
     /** Per linked unit, in link order: its name in the map, its type ids as read, and its normalisation's renumbering. */

@@ -11,9 +11,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * adding the same string race for the same first free slot of its probe sequence, so an equal
  * string is never stored twice. Sized up front from the inputs (no rehash while shared).
  *
- * <p>The bounds may be guesses: when the arena or the string count would pass them,
- * {@link #add} returns -1 and the caller starts again with larger bounds (the table never
- * grows while shared).
+ * <p>The table never grows while shared: callers add strings in rounds, and between rounds
+ * make room for the next round's upper bounds ({@link #withRoom}); should the bounds still be
+ * passed, {@link #add} returns -1.
  *
  * <p>Offsets only identify strings here; the output lays its string section out itself.
  */
@@ -39,6 +39,39 @@ final class ConcurrentStrings {
         int cap = Integer.highestOneBit((int) Math.min(1 << 30, Math.max(64, maxStrings * 2)) * 2 - 1);
         table = new AtomicLongArray(cap);
         mask = cap - 1;
+    }
+
+    /** Whether {@code bytes} more bytes and {@code strings} more strings surely fit. */
+    boolean hasRoom(long bytes, long strings) {
+        return size.get() + bytes <= data.length && count.get() + strings <= maxStrings;
+    }
+
+    /**
+     * This pool if it has room for {@code bytes} more bytes and {@code strings} more strings,
+     * else a larger pool holding the same strings at the same offsets. Not thread-safe: call
+     * it between rounds of {@link #add}.
+     */
+    ConcurrentStrings withRoom(long bytes, long strings) {
+        if (hasRoom(bytes, strings)) {
+            return this;
+        }
+        int used = size.get();
+        ConcurrentStrings g = new ConcurrentStrings(Math.max(2L * data.length, used + bytes),
+                Math.max(2 * maxStrings, count.get() + strings));
+        System.arraycopy(data, 0, g.data, 0, used);
+        for (int i = 0; i < table.length(); i++) {
+            long e = table.get(i);
+            if (e != 0) {
+                int h = (int) (e >>> 32) & g.mask;
+                while (g.table.get(h) != 0) {
+                    h = (h + 1) & g.mask;
+                }
+                g.table.set(h, e);
+            }
+        }
+        g.size.set(used);
+        g.count.set(count.get());
+        return g;
     }
 
     /**

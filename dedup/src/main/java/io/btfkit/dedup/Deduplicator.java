@@ -143,9 +143,10 @@ public final class Deduplicator {
     private static DedupResult run(List<Btf> inputs, BtfExt ext, BaseIndex baseIndex, Options options, boolean release) {
         Btf base = baseIndex == null ? null : baseIndex.base();
         Timer timer = new Timer();
-        Merger.Merged m = Merger.merge(inputs, ext, base);
+        timer.lap("inputs");
         Btf.RawFormat format = formatOf(inputs);
         boolean units = options.unitDeclarations() && inputs.stream().noneMatch(Btf::isSplit);
+        Merger.Merged m = Merger.merge(inputs, ext, base, release);
         if (release) {
             inputs.clear();
         }

@@ -29,15 +29,18 @@ final class Merger {
         final int firstId;
         final int[] words;
         final int[] starts;
-        /** Own strings, each once; canonical offset = stringStart + pool offset. */
-        final ConcurrentStrings pool;
+        /**
+         * Own strings, NUL-terminated, each once (the interning table is let go after the
+         * merge); canonical offset = stringStart + offset in this array.
+         */
+        final byte[] pool;
         final int stringStart;
         /** Merged id of the first type of each input, plus the end. */
         final int[] inputFirst;
         /** The first input's .BTF.ext with canonical string offsets, or null. */
         BtfExt ext;
 
-        Merged(Btf base, int firstId, int[] words, int[] starts, ConcurrentStrings pool, int stringStart, int[] inputFirst) {
+        Merged(Btf base, int firstId, int[] words, int[] starts, byte[] pool, int stringStart, int[] inputFirst) {
             this.base = base;
             this.firstId = firstId;
             this.words = words;
@@ -59,19 +62,27 @@ final class Merger {
     }
 
     static Merged merge(List<Btf> inputs, Btf base) {
-        return merge(inputs, null, base);
+        return merge(inputs, null, base, false);
     }
+
+    /** Inputs whose strings are interned per round; the pool grows between rounds. */
+    private static final int ROUND = 64;
 
     /**
      * Merges {@code inputs}; {@code ext}, the .BTF.ext of a single input, has its strings made
      * canonical after all type strings (libbpf visits .BTF.ext strings last).
+     *
+     * @param release the caller gives the inputs up (a mutable list): each input's type words
+     *                are rewritten in place and its list entry set to null as soon as its
+     *                strings are interned, so its string section is garbage before the merged
+     *                arrays exist (3,000 units hold 197 MB of strings, 5 MB of them distinct)
      */
-    static Merged merge(List<Btf> inputs, BtfExt ext, Btf base) {
-        return merge(inputs, ext, base, GUESS_BYTES, GUESS_STRINGS);
+    static Merged merge(List<Btf> inputs, BtfExt ext, Btf base, boolean release) {
+        return merge(inputs, ext, base, release, ROUND);
     }
 
-    /** {@link #merge(List, BtfExt, Btf)} with the string pool's first bounds given (tests). */
-    static Merged merge(List<Btf> inputs, BtfExt ext, Btf base, long guessBytes, long guessStrings) {
+    /** {@link #merge(List, BtfExt, Btf, boolean)} interning {@code round} inputs at a time (tests). */
+    static Merged merge(List<Btf> inputs, BtfExt ext, Btf base, boolean release, int round) {
         int firstId = base == null ? 1 : base.typeCount();
         long totalWords = 0;
         long totalTypes = 0;
@@ -86,119 +97,145 @@ final class Merger {
         if (totalWords > Integer.MAX_VALUE - 16 || totalTypes + firstId > Integer.MAX_VALUE - 16) {
             throw new io.btfkit.core.BtfException("inputs too large to merge: " + totalTypes + " types");
         }
-        int[] words = new int[(int) totalWords];
-        int[] starts = new int[(int) totalTypes + 1];
-        int[] inputFirst = new int[inputs.size() + 1];
-
         StringTable baseStrings = base == null ? null : base.strings();
         int stringStart = base == null ? 0 : baseStrings.end();
         int k0 = inputs.size();
         int[] wordAt = new int[k0 + 1];
         int[] typeAt = new int[k0 + 1];
+        int[] inputFirst = new int[k0 + 1];
+        Canonical[] canon = new Canonical[k0];
+        boolean[] inPlace = release ? listedOnce(inputs) : new boolean[k0];
         for (int k = 0; k < k0; k++) {
-            wordAt[k + 1] = wordAt[k] + inputs.get(k).typeSectionBytes() / 4;
-            typeAt[k + 1] = typeAt[k] + inputs.get(k).ownTypeCount();
+            Btf in = inputs.get(k);
+            wordAt[k + 1] = wordAt[k] + in.typeSectionBytes() / 4;
+            typeAt[k + 1] = typeAt[k] + in.ownTypeCount();
             inputFirst[k] = firstId + typeAt[k];
+            canon[k] = new Canonical(in.firstId(), in.isSplit() ? in.firstId() : 1);
         }
         inputFirst[k0] = firstId + typeAt[k0];
-        starts[typeAt[k0]] = wordAt[k0];
-        // 1. in parallel: copy each input, shift its ids, list its strings in first-reference order
+        StringTable extStrings = ext == null ? null : inputs.get(0).strings();
         Timer timer = new Timer();
-        UnitStrings[] unitStrings = new UnitStrings[k0];
-        IntStream.range(0, k0).parallel().forEach(k ->
-                unitStrings[k] = copy(inputs.get(k), words, starts, wordAt[k], typeAt[k], firstId + typeAt[k], baseStrings));
-        timer.lap("merge copy");
-        // the arena holds every distinct string once (names may point into the middle of others)
-        long maxBytes = 16;
-        long maxStrings = 16;
-        for (UnitStrings us : unitStrings) {
-            maxBytes += us.bytesNeeded;
-            maxStrings += us.count();
+        // 1. round by round, in parallel: each input's type words with canonical string offsets
+        // (base first, then the shared pool); the pool grows between rounds to the round's bounds
+        ConcurrentStrings pool = new ConcurrentStrings(16, 16);
+        if (base == null && pool.add(new byte[0], 0, 0) != 0) {
+            throw new IllegalStateException("the empty string must come first");
         }
-        if (ext != null) {
-            StringTable st = inputs.get(0).strings();
-            long[] extNeed = {0, 0};
-            ext.forEachStringOffset(off -> {
-                if (st.isValid(off)) {
-                    extNeed[0] += st.lengthAt(off) + 1L;
-                    extNeed[1]++;
+        UnitStrings[] unitStrings = new UnitStrings[k0];
+        for (int r = 0; r < k0; r += round) {
+            int to = Math.min(k0, r + round);
+            IntStream.range(r, to).parallel().forEach(k ->
+                    unitStrings[k] = number(inputs.get(k), canon[k], inPlace[k], baseStrings != null));
+            long bytes = 0;
+            long strings = 0;
+            for (int k = r; k < to; k++) {
+                bytes += unitStrings[k].bytesNeeded;
+                strings += unitStrings[k].count();
+            }
+            ConcurrentStrings p = pool.withRoom(bytes, strings);
+            IntStream.range(r, to).parallel().forEach(k -> {
+                if (!unitStrings[k].canonicalize(baseStrings, p, stringStart)) {
+                    throw new IllegalStateException("string pool bounds passed");
+                }
+                unitStrings[k].rewrite(canon[k]);
+                unitStrings[k] = null;
+                if (release) {
+                    inputs.set(k, null);
                 }
             });
-            maxBytes += extNeed[0];
-            maxStrings += extNeed[1];
-        }
-        timer.lap("merge pool");
-        // 2. give each string its canonical offset (base first, then the shared pool). Linked
-        // units share most strings, so the sums above overstate the distinct ones many times
-        // over (3,000 units: 197 MB of strings, 5 MB distinct): try small bounds first.
-        ConcurrentStrings pool = null;
-        if (ext == null && (maxBytes > guessBytes || maxStrings > guessStrings)) {
-            pool = intern(unitStrings, base, baseStrings, stringStart, Math.min(maxBytes, guessBytes),
-                    Math.min(maxStrings, guessStrings));
-        }
-        if (pool == null) {
-            pool = intern(unitStrings, base, baseStrings, stringStart, maxBytes, maxStrings);
-            if (pool == null) {
-                throw new IllegalStateException("string pool sized from upper bounds overflowed");
-            }
+            pool = p;
         }
         timer.lap("merge intern");
-        // 3. in parallel: rewrite the string offsets
-        IntStream.range(0, k0).parallel().forEach(k -> unitStrings[k].rewrite(words, starts, typeAt[k], typeAt[k + 1]));
-        timer.lap("merge rewrite");
-        Merged merged = new Merged(base, firstId, words, starts, pool, stringStart, inputFirst);
+        BtfExt canonicalExt = null;
         if (ext != null) {
-            merged.ext = canonicalExt(ext, inputs.get(0), baseStrings, pool, stringStart);
+            long[] need = {0, 0};
+            ext.forEachStringOffset(off -> {
+                if (extStrings.isValid(off)) {
+                    need[0] += extStrings.lengthAt(off) + 1L;
+                    need[1]++;
+                }
+            });
+            pool = pool.withRoom(need[0], need[1]);
+            canonicalExt = canonicalExt(ext, extStrings, baseStrings, pool, stringStart);
         }
+        // 2. in parallel: the merged arrays, type ids shifted
+        int[] words = new int[(int) totalWords];
+        int[] starts = new int[(int) totalTypes + 1];
+        starts[typeAt[k0]] = wordAt[k0];
+        IntStream.range(0, k0).parallel().forEach(k -> {
+            canon[k].copyTo(words, starts, wordAt[k], typeAt[k], firstId + typeAt[k]);
+            canon[k] = null;
+        });
+        timer.lap("merge copy");
+        Merged merged = new Merged(base, firstId, words, starts, Arrays.copyOf(pool.bytes(), pool.size()), stringStart,
+                inputFirst);
+        merged.ext = canonicalExt;
         return merged;
     }
 
-    /** First bounds of the string pool when the inputs' sums are larger (see {@link #merge}). */
-    private static final long GUESS_BYTES = 32L << 20;
-    private static final long GUESS_STRINGS = 1L << 20;
-
     /**
-     * Interns every input's strings into a new pool of the given bounds, in parallel; null when
-     * the bounds were too small (each input's canonical offsets are then recomputed by the
-     * next attempt).
+     * Which entries hold an input listed only once: only those are rewritten in place (another
+     * listing of the same input, read in parallel, must see its words as they were).
      */
-    private static ConcurrentStrings intern(UnitStrings[] unitStrings, Btf base, StringTable baseStrings,
-                                            int stringStart, long maxBytes, long maxStrings) {
-        ConcurrentStrings pool = new ConcurrentStrings(maxBytes, maxStrings);
-        if (base == null && pool.add(new byte[0], 0, 0) != 0) {
-            return null;
+    private static boolean[] listedOnce(List<Btf> inputs) {
+        java.util.Map<Btf, Integer> count = new java.util.IdentityHashMap<>();
+        inputs.forEach(in -> count.merge(in, 1, Integer::sum));
+        boolean[] once = new boolean[inputs.size()];
+        for (int k = 0; k < once.length; k++) {
+            once[k] = count.get(inputs.get(k)) == 1;
         }
-        java.util.concurrent.atomic.AtomicBoolean full = new java.util.concurrent.atomic.AtomicBoolean();
-        IntStream.range(0, unitStrings.length).parallel().forEach(k -> {
-            if (!full.get() && !unitStrings[k].canonicalize(baseStrings, pool, stringStart)) {
-                full.set(true);
-            }
-        });
-        return full.get() ? null : pool;
+        return once;
     }
 
-    /** Copies input types into the merged arrays, shifting type ids; returns its string list. */
-    private static UnitStrings copy(Btf in, int[] words, int[] starts, int w, int t, int newFirst, StringTable baseStrings) {
-        int shift = newFirst - in.firstId();
-        int keepBelow = in.isSplit() ? in.firstId() : 1;
-        int[] iw = in.words();
-        int[] is = in.starts();
-        int n = in.ownTypeCount();
-        System.arraycopy(iw, 0, words, w, is[n]);
-        UnitStrings us = new UnitStrings(in.strings(), baseStrings != null);
-        int[] seen = us.scratch();
-        for (int i = 0; i < n; i++) {
-            int ds = w + is[i];
-            starts[t + i] = ds;
-            int count = TypeRefs.typeIdCount(words, ds);
-            for (int k = 0; k < count; k++) {
-                int slot = TypeRefs.typeIdSlot(words, ds, k);
-                int id = words[slot];
-                if (id >= keepBelow) {
-                    words[slot] = id + shift;
+    /**
+     * One input's own type words with canonical string offsets, type ids not yet shifted (its
+     * own words rewritten in place when the input is released, else a copy).
+     */
+    private static final class Canonical {
+        final int firstId;
+        final int keepBelow;
+        int[] words;
+        int[] starts;
+
+        Canonical(int firstId, int keepBelow) {
+            this.firstId = firstId;
+            this.keepBelow = keepBelow;
+        }
+
+        /** Copies the types to {@code words[w..]} as merged ids from {@code newFirst}, shifting ids. */
+        void copyTo(int[] out, int[] outStarts, int w, int t, int newFirst) {
+            int shift = newFirst - firstId;
+            int n = starts.length - 1;
+            System.arraycopy(words, 0, out, w, starts[n]);
+            for (int i = 0; i < n; i++) {
+                int ds = w + starts[i];
+                outStarts[t + i] = ds;
+                int count = TypeRefs.typeIdCount(out, ds);
+                for (int k = 0; k < count; k++) {
+                    int slot = TypeRefs.typeIdSlot(out, ds, k);
+                    int id = out[slot];
+                    if (id >= keepBelow) {
+                        out[slot] = id + shift;
+                    }
                 }
             }
-            TypeRefs.forEachStringSlot(words, ds, slot -> words[slot] = us.see(words[slot], seen));
+        }
+    }
+
+    /**
+     * Takes an input's type words (its own array when {@code inPlace}, else a copy) into {@code c}
+     * with each string slot set to the string's ordinal, and returns its string list.
+     */
+    private static UnitStrings number(Btf in, Canonical c, boolean inPlace, boolean keepBase) {
+        int[] is = in.starts();
+        int n = in.ownTypeCount();
+        int[] w = inPlace ? in.words() : Arrays.copyOf(in.words(), is[n]);
+        c.words = w;
+        c.starts = is;
+        UnitStrings us = new UnitStrings(in.strings(), keepBase);
+        int[] seen = us.scratch();
+        for (int i = 0; i < n; i++) {
+            TypeRefs.forEachStringSlot(w, is[i], slot -> w[slot] = us.see(w[slot], seen));
         }
         us.release(seen);
         us.bytesNeeded = us.bytesNeeded();
@@ -305,21 +342,22 @@ final class Merger {
             return true;
         }
 
-        void rewrite(int[] words, int[] starts, int from, int to) {
-            for (int t = from; t < to; t++) {
-                TypeRefs.forEachStringSlot(words, starts[t], slot -> {
-                    int v = words[slot];
+        void rewrite(Canonical c) {
+            int[] w = c.words;
+            int n = c.starts.length - 1;
+            for (int t = 0; t < n; t++) {
+                TypeRefs.forEachStringSlot(w, c.starts[t], slot -> {
+                    int v = w[slot];
                     if (v < 0) {
-                        words[slot] = canonical[~v];
+                        w[slot] = canonical[~v];
                     }
                 });
             }
         }
     }
 
-    private static BtfExt canonicalExt(BtfExt ext, Btf in, StringTable baseStrings, ConcurrentStrings pool,
+    private static BtfExt canonicalExt(BtfExt ext, StringTable st, StringTable baseStrings, ConcurrentStrings pool,
                                        int stringStart) {
-        StringTable st = in.strings();
         int ownStart = st.start();
         return ext.remap(id -> id, off -> {
             if (off == 0 || (off >= 0 && off < ownStart)) {

@@ -103,11 +103,10 @@ final class OutputBuilder {
 
         // the string section: the strings the output references, in first-reference order over
         // the output types, then .BTF.ext's (so that dedup is idempotent, see docs/DEDUP.md)
-        ConcurrentStrings pool = m.pool;
-        byte[] pb = pool.bytes();
-        int[] newOff = new int[pool.size() + 1];
+        byte[] pb = m.pool;
+        int[] newOff = new int[pb.length + 1];
         Arrays.fill(newOff, -1);
-        StringPool outPool = new StringPool(Math.max(16, pool.size() / 2));
+        StringPool outPool = new StringPool(Math.max(16, pb.length / 2));
         boolean standalone = m.base == null;
         if (standalone) {
             outPool.add(new byte[0]);

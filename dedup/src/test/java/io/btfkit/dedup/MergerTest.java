@@ -14,8 +14,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The merge's string pool starts from guessed bounds and starts again with the inputs' sums
- * when a guess is too small: the merged graph must not depend on which bounds were used.
+ * The merge interns strings round by round and grows its string pool between rounds; a merge
+ * that releases its inputs rewrites their words in place. The merged graph must not depend on
+ * the rounds or on releasing.
  */
 class MergerTest {
 
@@ -24,8 +25,12 @@ class MergerTest {
      * thread interned a string first, so offsets are compared through the strings they name).
      */
     private static void assertSameMerge(Merger.Merged a, Merger.Merged b) {
+        assertSameMerge(a, b, "");
+    }
+
+    private static void assertSameMerge(Merger.Merged a, Merger.Merged b, String what) {
         assertArrayEquals(a.starts, b.starts);
-        assertEquals(a.pool.size(), b.pool.size(), "the same distinct strings");
+        assertEquals(a.pool.length, b.pool.length, "the same distinct strings");
         int[] wa = a.words.clone();
         int[] wb = b.words.clone();
         List<String> sa = new ArrayList<>();
@@ -40,15 +45,15 @@ class MergerTest {
                 wb[slot] = 0;
             });
         }
-        assertArrayEquals(wa, wb, "the same types apart from string offsets");
-        assertEquals(sa, sb);
+        assertArrayEquals(wa, wb, what + ": the same types apart from string offsets");
+        assertEquals(sa, sb, what);
     }
 
     private static String string(Merger.Merged m, int off) {
         if (off < m.stringStart) {
             return m.base == null ? "" : m.base.strings().get(off);
         }
-        byte[] pb = m.pool.bytes();
+        byte[] pb = m.pool;
         int p = off - m.stringStart;
         int e = p;
         while (pb[e] != 0) {
@@ -57,20 +62,29 @@ class MergerTest {
         return new String(pb, p, e - p, StandardCharsets.UTF_8);
     }
 
-    @Test
-    void splitModulesMergeTheSameWhenTheGuessedPoolOverflows() {
-        Btf base = BtfReader.read(TestData.bytes(TestData.golden("vmlinux-6.1.0-56.btf")));
+    private static List<Btf> modules(Btf base) {
         List<Btf> modules = new ArrayList<>();
         for (String m : List.of("ocfs2", "mlx4_core", "gameport")) {
             modules.add(BtfReader.read(TestData.bytes(TestData.golden("modules/" + m + ".btf")), base));
         }
-        Merger.Merged full = Merger.merge(modules, null, base, Long.MAX_VALUE, Long.MAX_VALUE);
-        assertSameMerge(full, Merger.merge(modules, null, base, 16, 1)); // overflows, starts again
-        assertSameMerge(full, Merger.merge(modules, null, base));
+        return modules;
     }
 
     @Test
-    void manyCopiesOfAUnitFitASmallGuess() {
+    void splitModulesMergeTheSameInAnyRoundsAndWhenReleased() {
+        Btf base = BtfReader.read(TestData.bytes(TestData.golden("vmlinux-6.1.0-56.btf")));
+        List<Btf> modules = modules(base);
+        Merger.Merged full = Merger.merge(modules, null, base, false, modules.size());
+        assertSameMerge(full, Merger.merge(modules, null, base, false, 1)); // the pool grows twice
+        assertSameMerge(full, Merger.merge(modules, null, base, false));
+        List<Btf> released = modules(base);
+        assertSameMerge(full, Merger.merge(released, null, base, true, 2));
+        assertEquals(java.util.Arrays.asList(null, null, null), released, "every input let go");
+        assertSameMerge(full, Merger.merge(modules, null, base, false), "inputs not released are untouched");
+    }
+
+    @Test
+    void manyCopiesOfAUnitMergeTheSameInAnyRounds() {
         Btf unit = RawTextParser.parse("""
                 [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
                 [2] STRUCT 'node' size=8 vlen=2
@@ -82,8 +96,11 @@ class MergerTest {
         for (int i = 0; i < 500; i++) {
             units.add(unit);
         }
-        Merger.Merged full = Merger.merge(units, null, null, Long.MAX_VALUE, Long.MAX_VALUE);
-        assertSameMerge(full, Merger.merge(units, null, null, 64, 64)); // 2,000 strings, 5 distinct
-        assertEquals("\0int\0node\0value\0next\0".length(), full.pool.size(), "each distinct string once");
+        Merger.Merged full = Merger.merge(units, null, null, false, 500);
+        assertSameMerge(full, Merger.merge(units, null, null, false, 3));
+        // a unit listed several times is copied, never rewritten in place
+        assertSameMerge(full, Merger.merge(new ArrayList<>(units), null, null, true, 7));
+        assertSameMerge(full, Merger.merge(units, null, null, false, 500));
+        assertEquals("\0int\0node\0value\0next\0".length(), full.pool.length, "each distinct string once");
     }
 }
