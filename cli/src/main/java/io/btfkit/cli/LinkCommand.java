@@ -12,6 +12,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -89,28 +90,108 @@ final class LinkCommand implements Callable<Integer> {
         if (fix && asWritten) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--fix and --as-written exclude each other");
         }
+        io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
         Btf baseBtf = Inputs.base(base);
         Units units = new Units();
-        List<Btf> btfs = readUnits(baseBtf, units);
         DedupResult r;
         try {
-            if (standalone) {
-                r = Deduplicator.linkStandalone(baseBtf, btfs);
-                units.addFirst(base, baseBtf);
+            r = standalone || noDedup ? null : linkStreaming(baseBtf, units);
+            lastStreamed = r != null;
+            if (r != null) {
+                timer.lap("read inputs + link");
             } else {
-                BaseIndex index = baseBtf == null ? null : BaseIndex.of(baseBtf);
-                // the units are only referenced by btfs, which the link empties once it has merged them
-                r = noDedup ? Deduplicator.concatenate(btfs, index) : Deduplicator.linkAndRelease(btfs, index, Deduplicator.Options.LINK);
+                r = linkRead(baseBtf, units, timer);
             }
             out.verify(r.btf());
+            timer.lap("verify");
         } catch (BtfException e) {
             throw new FileException(output, e);
         }
         Outputs.write(output, out.encode(r.btf()), new ArrayList<>(inputs), false);
+        timer.lap("write");
         if (mapFile != null) {
             writeMap(units, r);
         }
         return ExitCodes.OK;
+    }
+
+    /** Reads every input, then links them. */
+    private DedupResult linkRead(Btf baseBtf, Units units, io.btfkit.core.PhaseTimer timer) {
+        List<Btf> btfs = readUnits(baseBtf, units);
+        timer.lap("read inputs");
+        DedupResult r;
+        if (standalone) {
+            r = Deduplicator.linkStandalone(baseBtf, btfs);
+            units.addFirst(base, baseBtf);
+        } else {
+            BaseIndex index = baseBtf == null ? null : BaseIndex.of(baseBtf);
+            // the units are only referenced by btfs, which the link empties once it has merged them
+            r = noDedup ? Deduplicator.concatenate(btfs, index) : Deduplicator.linkAndRelease(btfs, index, Deduplicator.Options.LINK);
+        }
+        timer.lap("link");
+        return r;
+    }
+
+    /** Whether the last link in this process streamed its inputs (for tests). */
+    static volatile boolean lastStreamed;
+
+    /** Signals that an input cannot be streamed; the link reads all inputs first instead. */
+    private static final class NotStreamable extends RuntimeException {
+        NotStreamable() {
+            super(null, null, false, false);
+        }
+    }
+
+    /**
+     * Links while reading: when every input is uncompressed raw BTF (each header gives the size
+     * of its types), the merge sizes its graph from the headers and reads the inputs a round at
+     * a time, each copied in and let go — a link of thousands of units never holds them all.
+     * Returns null (nothing done) when some input is another format, holds several blobs or gcc
+     * 12's encodings (normalising those looks at all units together).
+     */
+    private DedupResult linkStreaming(Btf baseBtf, Units units) {
+        int n = inputs.size();
+        int[] sizes = new int[n];
+        java.util.stream.IntStream.range(0, n).parallel().forEach(i -> sizes[i] = Inputs.rawTypeSectionBytes(inputs.get(i)));
+        if (Arrays.stream(sizes).anyMatch(b -> b < 0)) {
+            return null;
+        }
+        int[][] read = new int[n][];
+        Deduplicator.UnitSource source = new Deduplicator.UnitSource() {
+            @Override
+            public int size() {
+                return n;
+            }
+
+            @Override
+            public int typeSectionBytes(int k) {
+                return sizes[k];
+            }
+
+            @Override
+            public Btf read(int k) {
+                LoadedInput li = Inputs.load(inputs.get(k), baseBtf);
+                Btf u = li.units().get(0);
+                if (li.source() != LoadedInput.Source.RAW || li.units().size() != 1 || u.typeSectionBytes() != sizes[k]
+                        || (!asWritten && GccNormalizer.isGccEncoded(u))) {
+                    throw new NotStreamable();
+                }
+                read[k] = new int[] {u.firstId(), u.typeCount()};
+                return u;
+            }
+        };
+        DedupResult r;
+        try {
+            r = Deduplicator.link(source, baseBtf == null ? null : BaseIndex.of(baseBtf), Deduplicator.Options.LINK);
+        } catch (NotStreamable e) {
+            return null;
+        }
+        for (int k = 0; k < n; k++) {
+            units.names.add(inputs.get(k).toString());
+            units.read.add(read[k]);
+            units.idMaps.add(null);
+        }
+        return r;
     }
 
     /**

@@ -140,17 +140,49 @@ public final class Deduplicator {
         return run(inputs, ext, baseIndex, options, false);
     }
 
+    /**
+     * The units of a link, read on demand: {@link #link(UnitSource, BaseIndex, Options)} reads
+     * each unit once, a round of units at a time in parallel, and copies it straight into the
+     * merged graph, so thousands of units are never all held at once.
+     */
+    public interface UnitSource {
+        /** Number of units. */
+        int size();
+
+        /** Byte length of unit {@code k}'s type section, known before it is read (a header says it). */
+        int typeSectionBytes(int k);
+
+        /**
+         * Reads unit {@code k}: standalone, or split on the link's base. Called once per unit,
+         * from any thread; exceptions propagate to the caller of the link.
+         */
+        Btf read(int k);
+    }
+
+    /** {@link #link(List, BaseIndex, Options)} of units read on demand. */
+    public static DedupResult link(UnitSource units, BaseIndex base, Options options) {
+        io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
+        Merger.Merged m = Merger.merge(units, null, base == null ? null : base.base(), Merger.ROUND);
+        timer.lap("merge");
+        return dedupMerged(m, base, options);
+    }
+
     private static DedupResult run(List<Btf> inputs, BtfExt ext, BaseIndex baseIndex, Options options, boolean release) {
         Btf base = baseIndex == null ? null : baseIndex.base();
-        Timer timer = new Timer();
+        io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
         timer.lap("inputs");
-        Btf.RawFormat format = formatOf(inputs);
-        boolean units = options.unitDeclarations() && inputs.stream().noneMatch(Btf::isSplit);
         Merger.Merged m = Merger.merge(inputs, ext, base, release);
         if (release) {
             inputs.clear();
         }
         timer.lap("merge");
+        return dedupMerged(m, baseIndex, options);
+    }
+
+    private static DedupResult dedupMerged(Merger.Merged m, BaseIndex baseIndex, Options options) {
+        io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
+        Btf.RawFormat format = m.format;
+        boolean units = options.unitDeclarations() && !m.anySplit;
         int n = m.starts.length - 1;
         int first = m.firstId;
         int[] aliasTarget = new int[n];

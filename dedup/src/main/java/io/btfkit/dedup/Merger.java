@@ -39,6 +39,10 @@ final class Merger {
         final int[] inputFirst;
         /** The first input's .BTF.ext with canonical string offsets, or null. */
         BtfExt ext;
+        /** The first input's raw format (the output's). */
+        Btf.RawFormat format = Btf.RawFormat.CLASSIC;
+        /** Whether any input was split. */
+        boolean anySplit;
 
         Merged(Btf base, int firstId, int[] words, int[] starts, byte[] pool, int stringStart, int[] inputFirst) {
             this.base = base;
@@ -66,16 +70,14 @@ final class Merger {
     }
 
     /** Inputs whose strings are interned per round; the pool grows between rounds. */
-    private static final int ROUND = 64;
+    static final int ROUND = 64;
 
     /**
      * Merges {@code inputs}; {@code ext}, the .BTF.ext of a single input, has its strings made
      * canonical after all type strings (libbpf visits .BTF.ext strings last).
      *
-     * @param release the caller gives the inputs up (a mutable list): each input's type words
-     *                are rewritten in place and its list entry set to null as soon as its
-     *                strings are interned, so its string section is garbage before the merged
-     *                arrays exist (3,000 units hold 197 MB of strings, 5 MB of them distinct)
+     * @param release the caller gives the inputs up (a mutable list): each list entry is set to
+     *                null as soon as the input is copied and its strings interned
      */
     static Merged merge(List<Btf> inputs, BtfExt ext, Btf base, boolean release) {
         return merge(inputs, ext, base, release, ROUND);
@@ -83,49 +85,78 @@ final class Merger {
 
     /** {@link #merge(List, BtfExt, Btf, boolean)} interning {@code round} inputs at a time (tests). */
     static Merged merge(List<Btf> inputs, BtfExt ext, Btf base, boolean release, int round) {
-        int firstId = base == null ? 1 : base.typeCount();
-        long totalWords = 0;
-        long totalTypes = 0;
         for (Btf in : inputs) {
             // a split input is on the base, or (standalone merge) on the first input
             if (in.isSplit() && in.base() != base && (base != null || in.base() != inputs.get(0))) {
                 throw new IllegalArgumentException("split input is not on the given base");
             }
-            totalWords += in.words().length;
-            totalTypes += in.ownTypeCount();
         }
-        if (totalWords > Integer.MAX_VALUE - 16 || totalTypes + firstId > Integer.MAX_VALUE - 16) {
-            throw new io.btfkit.core.BtfException("inputs too large to merge: " + totalTypes + " types");
+        return merge(new Deduplicator.UnitSource() {
+            @Override
+            public int size() {
+                return inputs.size();
+            }
+
+            @Override
+            public int typeSectionBytes(int k) {
+                return inputs.get(k).typeSectionBytes();
+            }
+
+            @Override
+            public Btf read(int k) {
+                Btf in = inputs.get(k);
+                if (release) {
+                    inputs.set(k, null);
+                }
+                return in;
+            }
+        }, ext, base, round);
+    }
+
+    /**
+     * Merges the units of {@code source}, each read once (in parallel, in rounds) and copied
+     * straight into the merged words, whose size the source tells up front: no more than a
+     * round of units is held at once besides the merged graph.
+     */
+    static Merged merge(Deduplicator.UnitSource source, BtfExt ext, Btf base, int round) {
+        int firstId = base == null ? 1 : base.typeCount();
+        int k0 = source.size();
+        int[] wordAt = new int[k0 + 1];
+        for (int k = 0; k < k0; k++) {
+            long w = wordAt[k] + (long) (source.typeSectionBytes(k) / 4);
+            if (w > Integer.MAX_VALUE - 16) {
+                throw new io.btfkit.core.BtfException("inputs too large to merge: " + 4 * w + " bytes of types");
+            }
+            wordAt[k + 1] = (int) w;
         }
         StringTable baseStrings = base == null ? null : base.strings();
         int stringStart = base == null ? 0 : baseStrings.end();
-        int k0 = inputs.size();
-        int[] wordAt = new int[k0 + 1];
-        int[] typeAt = new int[k0 + 1];
-        int[] inputFirst = new int[k0 + 1];
-        Canonical[] canon = new Canonical[k0];
-        boolean[] inPlace = release ? listedOnce(inputs) : new boolean[k0];
-        for (int k = 0; k < k0; k++) {
-            Btf in = inputs.get(k);
-            wordAt[k + 1] = wordAt[k] + in.typeSectionBytes() / 4;
-            typeAt[k + 1] = typeAt[k] + in.ownTypeCount();
-            inputFirst[k] = firstId + typeAt[k];
-            canon[k] = new Canonical(in.firstId(), in.isSplit() ? in.firstId() : 1);
-        }
-        inputFirst[k0] = firstId + typeAt[k0];
-        StringTable extStrings = ext == null ? null : inputs.get(0).strings();
-        Timer timer = new Timer();
-        // 1. round by round, in parallel: each input's type words with canonical string offsets
+        int[] words = new int[wordAt[k0]];
+        Unit[] units = new Unit[k0];
+        io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
+        // 1. round by round, in parallel: each unit's words copied with canonical string offsets
         // (base first, then the shared pool); the pool grows between rounds to the round's bounds
         ConcurrentStrings pool = new ConcurrentStrings(16, 16);
         if (base == null && pool.add(new byte[0], 0, 0) != 0) {
             throw new IllegalStateException("the empty string must come first");
         }
         UnitStrings[] unitStrings = new UnitStrings[k0];
+        StringTable[] extStrings = new StringTable[1];
         for (int r = 0; r < k0; r += round) {
             int to = Math.min(k0, r + round);
-            IntStream.range(r, to).parallel().forEach(k ->
-                    unitStrings[k] = number(inputs.get(k), canon[k], inPlace[k], baseStrings != null));
+            IntStream.range(r, to).parallel().forEach(k -> {
+                Btf in = source.read(k);
+                if (in.typeSectionBytes() != 4 * (wordAt[k + 1] - wordAt[k])) {
+                    throw new io.btfkit.core.BtfException("input " + k + " has " + in.typeSectionBytes()
+                            + " bytes of types, not the " + 4 * (wordAt[k + 1] - wordAt[k]) + " announced");
+                }
+                if (k == 0 && ext != null) {
+                    extStrings[0] = in.strings();
+                }
+                units[k] = new Unit(in);
+                System.arraycopy(in.words(), 0, words, wordAt[k], wordAt[k + 1] - wordAt[k]);
+                unitStrings[k] = number(words, wordAt[k], in, baseStrings != null);
+            });
             long bytes = 0;
             long strings = 0;
             for (int k = r; k < to; k++) {
@@ -137,85 +168,85 @@ final class Merger {
                 if (!unitStrings[k].canonicalize(baseStrings, p, stringStart)) {
                     throw new IllegalStateException("string pool bounds passed");
                 }
-                unitStrings[k].rewrite(canon[k]);
+                unitStrings[k].rewrite(words, wordAt[k], units[k].starts);
                 unitStrings[k] = null;
-                if (release) {
-                    inputs.set(k, null);
-                }
             });
             pool = p;
         }
         timer.lap("merge intern");
         BtfExt canonicalExt = null;
         if (ext != null) {
+            StringTable st = extStrings[0];
             long[] need = {0, 0};
             ext.forEachStringOffset(off -> {
-                if (extStrings.isValid(off)) {
-                    need[0] += extStrings.lengthAt(off) + 1L;
+                if (st.isValid(off)) {
+                    need[0] += st.lengthAt(off) + 1L;
                     need[1]++;
                 }
             });
             pool = pool.withRoom(need[0], need[1]);
-            canonicalExt = canonicalExt(ext, extStrings, baseStrings, pool, stringStart);
+            canonicalExt = canonicalExt(ext, st, baseStrings, pool, stringStart);
         }
-        // 2. in parallel: the merged arrays, type ids shifted
-        int[] words = new int[(int) totalWords];
-        int[] starts = new int[(int) totalTypes + 1];
+        // 2. in parallel: type ids shifted, where each type starts
+        int[] typeAt = new int[k0 + 1];
+        int[] inputFirst = new int[k0 + 1];
+        for (int k = 0; k < k0; k++) {
+            long t = typeAt[k] + (long) units[k].count();
+            if (t + firstId > Integer.MAX_VALUE - 16) {
+                throw new io.btfkit.core.BtfException("inputs too large to merge: " + t + " types");
+            }
+            typeAt[k + 1] = (int) t;
+            inputFirst[k] = firstId + typeAt[k];
+        }
+        inputFirst[k0] = firstId + typeAt[k0];
+        int[] starts = new int[typeAt[k0] + 1];
         starts[typeAt[k0]] = wordAt[k0];
         IntStream.range(0, k0).parallel().forEach(k -> {
-            canon[k].copyTo(words, starts, wordAt[k], typeAt[k], firstId + typeAt[k]);
-            canon[k] = null;
+            units[k].shift(words, starts, wordAt[k], typeAt[k], firstId + typeAt[k]);
+            units[k].starts = null;
         });
-        timer.lap("merge copy");
+        timer.lap("merge shift");
         Merged merged = new Merged(base, firstId, words, starts, Arrays.copyOf(pool.bytes(), pool.size()), stringStart,
                 inputFirst);
         merged.ext = canonicalExt;
+        merged.format = k0 == 0 ? Btf.RawFormat.CLASSIC : units[0].format;
+        merged.anySplit = Arrays.stream(units).anyMatch(u -> u.split);
         return merged;
     }
 
-    /**
-     * Which entries hold an input listed only once: only those are rewritten in place (another
-     * listing of the same input, read in parallel, must see its words as they were).
-     */
-    private static boolean[] listedOnce(List<Btf> inputs) {
-        java.util.Map<Btf, Integer> count = new java.util.IdentityHashMap<>();
-        inputs.forEach(in -> count.merge(in, 1, Integer::sum));
-        boolean[] once = new boolean[inputs.size()];
-        for (int k = 0; k < once.length; k++) {
-            once[k] = count.get(inputs.get(k)) == 1;
-        }
-        return once;
-    }
-
-    /**
-     * One input's own type words with canonical string offsets, type ids not yet shifted (its
-     * own words rewritten in place when the input is released, else a copy).
-     */
-    private static final class Canonical {
+    /** What the merge keeps of a unit once read: where its types start, how to shift its ids. */
+    private static final class Unit {
         final int firstId;
         final int keepBelow;
-        int[] words;
+        final boolean split;
+        final Btf.RawFormat format;
         int[] starts;
 
-        Canonical(int firstId, int keepBelow) {
-            this.firstId = firstId;
-            this.keepBelow = keepBelow;
+        Unit(Btf in) {
+            firstId = in.firstId();
+            split = in.isSplit();
+            keepBelow = split ? firstId : 1;
+            format = in.format();
+            starts = in.starts();
         }
 
-        /** Copies the types to {@code words[w..]} as merged ids from {@code newFirst}, shifting ids. */
-        void copyTo(int[] out, int[] outStarts, int w, int t, int newFirst) {
+        int count() {
+            return starts.length - 1;
+        }
+
+        /** Shifts the ids of the unit's types at {@code words[w..]} to merged ids from {@code newFirst}. */
+        void shift(int[] words, int[] outStarts, int w, int t, int newFirst) {
             int shift = newFirst - firstId;
             int n = starts.length - 1;
-            System.arraycopy(words, 0, out, w, starts[n]);
             for (int i = 0; i < n; i++) {
                 int ds = w + starts[i];
                 outStarts[t + i] = ds;
-                int count = TypeRefs.typeIdCount(out, ds);
+                int count = TypeRefs.typeIdCount(words, ds);
                 for (int k = 0; k < count; k++) {
-                    int slot = TypeRefs.typeIdSlot(out, ds, k);
-                    int id = out[slot];
+                    int slot = TypeRefs.typeIdSlot(words, ds, k);
+                    int id = words[slot];
                     if (id >= keepBelow) {
-                        out[slot] = id + shift;
+                        words[slot] = id + shift;
                     }
                 }
             }
@@ -223,19 +254,16 @@ final class Merger {
     }
 
     /**
-     * Takes an input's type words (its own array when {@code inPlace}, else a copy) into {@code c}
-     * with each string slot set to the string's ordinal, and returns its string list.
+     * Sets each string slot of the unit's types, copied to {@code words[w..]}, to the string's
+     * ordinal, and returns the unit's string list.
      */
-    private static UnitStrings number(Btf in, Canonical c, boolean inPlace, boolean keepBase) {
+    private static UnitStrings number(int[] words, int w, Btf in, boolean keepBase) {
         int[] is = in.starts();
         int n = in.ownTypeCount();
-        int[] w = inPlace ? in.words() : Arrays.copyOf(in.words(), is[n]);
-        c.words = w;
-        c.starts = is;
         UnitStrings us = new UnitStrings(in.strings(), keepBase);
         int[] seen = us.scratch();
         for (int i = 0; i < n; i++) {
-            TypeRefs.forEachStringSlot(w, is[i], slot -> w[slot] = us.see(w[slot], seen));
+            TypeRefs.forEachStringSlot(words, w + is[i], slot -> words[slot] = us.see(words[slot], seen));
         }
         us.release(seen);
         us.bytesNeeded = us.bytesNeeded();
@@ -342,14 +370,13 @@ final class Merger {
             return true;
         }
 
-        void rewrite(Canonical c) {
-            int[] w = c.words;
-            int n = c.starts.length - 1;
+        void rewrite(int[] words, int w, int[] starts) {
+            int n = starts.length - 1;
             for (int t = 0; t < n; t++) {
-                TypeRefs.forEachStringSlot(w, c.starts[t], slot -> {
-                    int v = w[slot];
+                TypeRefs.forEachStringSlot(words, w + starts[t], slot -> {
+                    int v = words[slot];
                     if (v < 0) {
-                        w[slot] = canonical[~v];
+                        words[slot] = canonical[~v];
                     }
                 });
             }

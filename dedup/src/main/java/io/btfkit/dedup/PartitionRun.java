@@ -47,7 +47,7 @@ final class PartitionRun {
 
     static PartitionRun partition(List<WorkGraph> parts, List<BitSet> roots, ClassTable baseLayer, Cross cross) {
         int p = parts.size();
-        Timer timer = new Timer();
+        io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
         ClassTable[] layers = new ClassTable[p];
         IntStream.range(0, p).parallel().forEach(i -> {
             ClassTable t = new ClassTable(baseLayer, parts.get(i));

@@ -98,7 +98,7 @@ class MergerTest {
         }
         Merger.Merged full = Merger.merge(units, null, null, false, 500);
         assertSameMerge(full, Merger.merge(units, null, null, false, 3));
-        // a unit listed several times is copied, never rewritten in place
+        // a unit listed several times is read once per listing
         assertSameMerge(full, Merger.merge(new ArrayList<>(units), null, null, true, 7));
         assertSameMerge(full, Merger.merge(units, null, null, false, 500));
         assertEquals("\0int\0node\0value\0next\0".length(), full.pool.length, "each distinct string once");

@@ -1,17 +1,23 @@
-package io.btfkit.dedup;
+package io.btfkit.core;
 
 /**
  * Phase timings on stderr when the system property {@code btfkit.timing} is set (for profiling
  * runs); {@code -Dbtfkit.timing=heap} also collects garbage at each lap and prints the live heap
  * (slower, but shows which phase holds the most data).
  */
-final class Timer {
+public final class PhaseTimer {
     private static final String MODE = System.getProperty("btfkit.timing", "false");
     private static final boolean ON = !MODE.equals("false");
     private static final boolean HEAP = MODE.equals("heap");
     private long last = System.nanoTime();
 
-    void lap(String phase) {
+    /** Whether timings are printed. */
+    public static boolean on() {
+        return ON;
+    }
+
+    /** Prints the time since the last lap (or since this timer was made) for {@code phase}. */
+    public void lap(String phase) {
         if (ON) {
             long now = System.nanoTime();
             String live = "";

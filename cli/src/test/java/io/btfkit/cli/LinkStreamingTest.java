@@ -1,0 +1,91 @@
+package io.btfkit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.btfkit.core.TestData;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tukaani.xz.LZMA2Options;
+import org.tukaani.xz.XZOutputStream;
+
+/**
+ * A link of raw BTF files streams them into the merge (sized from their headers, read a round
+ * at a time); any other input makes it read everything first. Both ways must give the same
+ * bytes and the same --map, and a bad input the same error.
+ */
+class LinkStreamingTest {
+    @TempDir
+    Path tmp;
+
+    private static final List<String> MODULES = List.of("ocfs2", "gameport", "mlx4_core", "dax_hmem");
+
+    private Cli link(List<Path> inputs, String out, String map) {
+        List<String> args = new ArrayList<>(List.of("link", "-q", "--base",
+                TestData.golden("vmlinux-6.1.0-56.btf").toString(), "-o", tmp.resolve(out).toString(),
+                "--map", tmp.resolve(map).toString()));
+        inputs.forEach(p -> args.add(p.toString()));
+        return Cli.run(args.toArray(String[]::new));
+    }
+
+    private static List<Path> modules() {
+        return MODULES.stream().map(m -> TestData.golden("modules/" + m + ".btf")).toList();
+    }
+
+    @Test
+    void rawInputsStreamAndGiveWhatReadingThemAllGives() throws IOException {
+        List<Path> raw = modules();
+        Cli streamed = link(raw, "s.btf", "s.map");
+        assertEquals(0, streamed.exit, streamed.toString());
+        assertTrue(LinkCommand.lastStreamed, "raw split inputs are streamed");
+
+        // the same link with one input compressed: not streamable, so every input is read first
+        Path xz = tmp.resolve("gameport.btf.xz");
+        try (OutputStream os = new XZOutputStream(Files.newOutputStream(xz), new LZMA2Options())) {
+            os.write(Files.readAllBytes(raw.get(1)));
+        }
+        List<Path> mixed = new ArrayList<>(raw);
+        mixed.set(1, xz);
+        Cli read = link(mixed, "r.btf", "r.map");
+        assertEquals(0, read.exit, read.toString());
+        assertFalse(LinkCommand.lastStreamed, "a compressed input is read with the others first");
+
+        assertArrayEquals(Files.readAllBytes(tmp.resolve("r.btf")), Files.readAllBytes(tmp.resolve("s.btf")));
+        String readMap = Files.readString(tmp.resolve("r.map")).replace(xz.toString(), raw.get(1).toString());
+        assertEquals(readMap, Files.readString(tmp.resolve("s.map")));
+        io.btfkit.core.Btf base = io.btfkit.core.io.InputLoader.load(TestData.golden("vmlinux-6.1.0-56.btf"), null).btf();
+        long types = raw.stream().mapToLong(p -> io.btfkit.core.io.InputLoader.load(p, base).btf().ownTypeCount()).sum();
+        assertEquals(types, Files.readString(tmp.resolve("s.map")).lines().count(), "one map line per input type");
+    }
+
+    @Test
+    void aTruncatedRawInputIsTheSameErrorStreamedOrNot() throws IOException {
+        List<Path> raw = new ArrayList<>(modules());
+        byte[] whole = Files.readAllBytes(raw.get(2));
+        Path cut = tmp.resolve("cut.btf");
+        Files.write(cut, java.util.Arrays.copyOf(whole, whole.length / 2));
+        raw.set(2, cut);
+        Cli streamed = link(raw, "s.btf", "s.map");
+        assertEquals(2, streamed.exit, streamed.toString());
+        assertTrue(streamed.err.startsWith("btfkit: " + cut + ": "), streamed.err);
+        assertFalse(Files.exists(tmp.resolve("s.btf")), "nothing written");
+
+        Path xz = tmp.resolve("first.btf.xz");
+        try (OutputStream os = new XZOutputStream(Files.newOutputStream(xz), new LZMA2Options())) {
+            os.write(Files.readAllBytes(raw.get(0)));
+        }
+        raw.set(0, xz);
+        Cli read = link(raw, "r.btf", "r.map");
+        assertFalse(LinkCommand.lastStreamed);
+        assertEquals(streamed.err, read.err, "the same message either way");
+        assertEquals(2, read.exit);
+    }
+}
