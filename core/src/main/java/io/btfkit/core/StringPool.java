@@ -155,6 +155,24 @@ public final class StringPool {
         for (int i = from, end = from + len; i < end; i++) {
             h = (h ^ (s[i] & 0xff)) * 0x01000193;
         }
+        return finish(h);
+    }
+
+    /**
+     * The length of the NUL-terminated string at {@code s[from]} (up to the end of {@code s})
+     * and its {@link #hash}, in one pass: {@code (length << 32) | (hash & 0xffffffffL)}.
+     */
+    public static long lengthAndHash(byte[] s, int from) {
+        int h = 0x811c9dc5;
+        int i = from;
+        while (i < s.length && s[i] != 0) {
+            h = (h ^ (s[i] & 0xff)) * 0x01000193;
+            i++;
+        }
+        return ((long) (i - from) << 32) | (finish(h) & 0xffffffffL);
+    }
+
+    private static int finish(int h) {
         h ^= h >>> 16;
         h *= 0x85ebca6b;
         h ^= h >>> 13;

@@ -9,11 +9,12 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * filled by several threads at once: an append-only byte arena (space claimed with an atomic
  * bump) and an open-addressing table whose slots are claimed with compare-and-set. Two threads
  * adding the same string race for the same first free slot of its probe sequence, so an equal
- * string is never stored twice. Sized up front from the inputs (no rehash while shared).
+ * string is never stored twice.
  *
- * <p>The table never grows while shared: callers add strings in rounds, and between rounds
- * make room for the next round's upper bounds ({@link #withRoom}); should the bounds still be
- * passed, {@link #add} returns -1.
+ * <p>The table never grows while shared: when its bounds are reached {@link #add} returns -1,
+ * and the caller, once no thread adds, takes a larger copy ({@link #withRoom}) holding the same
+ * strings at the same offsets and adds the rest there. Kept at most half full, and no larger
+ * than the distinct strings need (a probe that misses the cache is the cost of interning).
  *
  * <p>Offsets only identify strings here; the output lays its string section out itself.
  */
@@ -55,6 +56,11 @@ final class ConcurrentStrings {
         if (hasRoom(bytes, strings)) {
             return this;
         }
+        return grown(bytes, strings);
+    }
+
+    /** A copy with at least twice the room, and room for {@code bytes} and {@code strings} more. */
+    ConcurrentStrings grown(long bytes, long strings) {
         int used = size.get();
         ConcurrentStrings g = new ConcurrentStrings(Math.max(2L * data.length, used + bytes),
                 Math.max(2 * maxStrings, count.get() + strings));
@@ -79,7 +85,11 @@ final class ConcurrentStrings {
      * and the bounds given to the constructor are used up. Thread-safe.
      */
     int add(byte[] s, int from, int len) {
-        int full = StringPool.hash(s, from, len);
+        return add(s, from, len, StringPool.hash(s, from, len));
+    }
+
+    /** {@link #add(byte[], int, int)} with the string's {@link StringPool#hash} already known. */
+    int add(byte[] s, int from, int len, int full) {
         int h = full & mask;
         int mine = -1;
         while (true) {
@@ -111,11 +121,13 @@ final class ConcurrentStrings {
     }
 
     private int append(byte[] s, int from, int len) {
-        int off = size.getAndAdd(len + 1);
-        if (off < 0 || (long) off + len + 1 > data.length) {
-            size.set(Integer.MAX_VALUE / 2); // stays past the end for every later claim
-            return -1;
-        }
+        int off;
+        do {
+            off = size.get();
+            if ((long) off + len + 1 > data.length) {
+                return -1; // (size stays exact, so a larger copy can take over)
+            }
+        } while (!size.compareAndSet(off, off + len + 1));
         System.arraycopy(s, from, data, off, len);
         data[off + len] = 0;
         return off;
@@ -126,6 +138,11 @@ final class ConcurrentStrings {
             return false;
         }
         return java.util.Arrays.equals(data, off, off + len, s, from, from + len);
+    }
+
+    /** Strings, bytes and table slots, for timing output. */
+    String describe() {
+        return count.get() + " strings, " + size.get() + " bytes, " + table.length() + " slots";
     }
 
     /** The arena (valid up to {@link #size()}). */

@@ -135,8 +135,8 @@ final class Merger {
         Unit[] units = new Unit[k0];
         io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
         // 1. round by round, in parallel: each unit's words copied with canonical string offsets
-        // (base first, then the shared pool); the pool grows between rounds to the round's bounds
-        ConcurrentStrings pool = new ConcurrentStrings(16, 16);
+        // (base first, then the shared pool, which grows when full)
+        ConcurrentStrings pool = new ConcurrentStrings(1 << 20, 1 << 16);
         if (base == null && pool.add(new byte[0], 0, 0) != 0) {
             throw new IllegalStateException("the empty string must come first");
         }
@@ -157,23 +157,25 @@ final class Merger {
                 System.arraycopy(in.words(), 0, words, wordAt[k], wordAt[k + 1] - wordAt[k]);
                 unitStrings[k] = number(words, wordAt[k], in, baseStrings != null);
             });
-            long bytes = 0;
-            long strings = 0;
-            for (int k = r; k < to; k++) {
-                bytes += unitStrings[k].bytesNeeded;
-                strings += unitStrings[k].count();
-            }
-            ConcurrentStrings p = pool.withRoom(bytes, strings);
-            IntStream.range(r, to).parallel().forEach(k -> {
-                if (!unitStrings[k].canonicalize(baseStrings, p, stringStart)) {
-                    throw new IllegalStateException("string pool bounds passed");
+            // intern; a unit that finds the pool full is interned again once it has grown
+            int[] pending = IntStream.range(r, to).toArray();
+            while (pending.length > 0) {
+                ConcurrentStrings p = pool;
+                boolean[] full = new boolean[pending.length];
+                int[] todo = pending;
+                IntStream.range(0, todo.length).parallel().forEach(i ->
+                        full[i] = !unitStrings[todo[i]].canonicalize(baseStrings, p, stringStart));
+                pending = IntStream.range(0, todo.length).filter(i -> full[i]).map(i -> todo[i]).toArray();
+                if (pending.length > 0) {
+                    pool = pool.grown(0, 0);
                 }
+            }
+            IntStream.range(r, to).parallel().forEach(k -> {
                 unitStrings[k].rewrite(words, wordAt[k], units[k].starts);
                 unitStrings[k] = null;
             });
-            pool = p;
         }
-        timer.lap("merge intern");
+        timer.lap("merge intern (" + pool.describe() + ")");
         BtfExt canonicalExt = null;
         if (ext != null) {
             StringTable st = extStrings[0];
@@ -288,6 +290,8 @@ final class Merger {
         /** Strings of the first input that a split input of a standalone merge uses: offset to ordinal. */
         private it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap baseOrdinal;
         private int[] canonical;
+        /** Per string in order: its length and hash ({@link io.btfkit.core.StringPool#lengthAndHash}). */
+        private long[] lengthAndHash;
         /** {@link #bytesNeeded()}, computed by the (parallel) copy. */
         long bytesNeeded;
 
@@ -346,8 +350,14 @@ final class Merger {
         /** Bytes the distinct strings of this input need in the pool (NULs included). */
         long bytesNeeded() {
             long n = 0;
-            for (int i = 0; i < order.size(); i++) {
-                n += st.lengthAt(order.getInt(i)) + 1L;
+            int count = order.size();
+            lengthAndHash = new long[count];
+            for (int i = 0; i < count; i++) {
+                int off = order.getInt(i);
+                StringTable t = st.tableOf(off);
+                long lh = io.btfkit.core.StringPool.lengthAndHash(t.bytes(), off - t.start());
+                lengthAndHash[i] = lh;
+                n += (lh >>> 32) + 1L;
             }
             return n;
         }
@@ -361,12 +371,15 @@ final class Merger {
             canonical = new int[order.size()];
             for (int i = 0; i < order.size(); i++) {
                 int off = order.getInt(i);
-                int c = canonical(st, off, off < ownStart ? null : baseStrings, pool, stringStart);
+                long lh = lengthAndHash[i];
+                int c = canonical(st, off, (int) (lh >>> 32), (int) lh, off < ownStart ? null : baseStrings, pool,
+                        stringStart);
                 if (c < 0) {
                     return false;
                 }
                 canonical[i] = c;
             }
+            lengthAndHash = null;
             return true;
         }
 
@@ -394,7 +407,9 @@ final class Merger {
                 throw new BtfFormatException(".BTF.ext refers to string offset " + Integer.toUnsignedString(off)
                         + ", past the end of the .BTF string section (" + st.end() + " bytes)");
             }
-            int c = canonical(st, off, baseStrings, pool, stringStart);
+            StringTable t = st.tableOf(off);
+            long lh = io.btfkit.core.StringPool.lengthAndHash(t.bytes(), off - t.start());
+            int c = canonical(st, off, (int) (lh >>> 32), (int) lh, baseStrings, pool, stringStart);
             if (c < 0) {
                 throw new IllegalStateException("string pool sized from upper bounds overflowed");
             }
@@ -402,11 +417,10 @@ final class Merger {
         });
     }
 
-    private static int canonical(StringTable st, int off, StringTable baseStrings, ConcurrentStrings pool,
-                                 int stringStart) {
+    private static int canonical(StringTable st, int off, int len, int hash, StringTable baseStrings,
+                                 ConcurrentStrings pool, int stringStart) {
         StringTable t = st.tableOf(off);
         int i = off - t.start();
-        int len = st.lengthAt(off);
         byte[] bytes = t.bytes();
         if (baseStrings != null) {
             int b = baseStrings.find(Arrays.copyOfRange(bytes, i, i + len));
@@ -414,7 +428,7 @@ final class Merger {
                 return b;
             }
         }
-        int p = pool.add(bytes, i, len);
+        int p = pool.add(bytes, i, len, hash);
         return p < 0 ? -1 : stringStart + p;
     }
 }
