@@ -27,8 +27,8 @@ import java.util.Set;
  *   <li>(named types) when exactly one definition is left on each side, they pair up.</li>
  * </ol>
  *
- * Every step walks the first side in id order and breaks ties by the lower id on the second
- * side, so the pairing is deterministic. What is left is reported added or removed. Steps 2 and
+ * Steps 2 and 3 take the best-scoring candidate pairs first and break ties by the lower sum of
+ * the two ids, so the pairing is deterministic and the same whichever side comes first. What is left is reported added or removed. Steps 2 and
  * 3 compare every candidate pair; when a name has so many definitions that this would be slow
  * (more than 2^18 pairs left after step 1, which only pathological input has), named types are
  * paired in id order instead ({@code order}) and anonymous enums are left unpaired.
@@ -114,31 +114,26 @@ final class DefinitionMatcher {
     }
 
     private void bySize(IntArrayList ra, IntArrayList rb, List<Pair> pairs) {
-        IntArrayList keepA = new IntArrayList();
+        List<Set<String>> fb = new ArrayList<>();
+        for (int j = 0; j < rb.size(); j++) {
+            fb.add(features(sb, rb.getInt(j)));
+        }
+        List<long[]> candidates = new ArrayList<>();
         for (int i = 0; i < ra.size(); i++) {
             int x = ra.getInt(i);
             long size = size(sa, x);
+            if (size < 0) {
+                continue;
+            }
             Set<String> fx = features(sa, x);
-            int best = -1;
-            int bestScore = -1;
             for (int j = 0; j < rb.size(); j++) {
                 int y = rb.getInt(j);
-                if (size >= 0 && size(sb, y) == size) {
-                    int score = overlap(fx, features(sb, y));
-                    if (score > bestScore) {
-                        best = j;
-                        bestScore = score;
-                    }
+                if (size(sb, y) == size) {
+                    candidates.add(new long[] {overlap(fx, fb.get(j)), x, y});
                 }
             }
-            if (best >= 0) {
-                pairs.add(new Pair(x, rb.removeInt(best), "size"));
-            } else {
-                keepA.add(x);
-            }
         }
-        ra.clear();
-        ra.addAll(keepA);
+        pairGreedily(candidates, ra, rb, pairs, "size");
     }
 
     private void byOverlap(IntArrayList ra, IntArrayList rb, List<Pair> pairs) {
@@ -151,8 +146,7 @@ final class DefinitionMatcher {
                 index.computeIfAbsent(f, k -> new IntArrayList()).add(rb.getInt(j));
             }
         }
-        IntOpenHashSet usedB = new IntOpenHashSet();
-        IntArrayList keepA = new IntArrayList();
+        List<long[]> candidates = new ArrayList<>();
         for (int i = 0; i < ra.size(); i++) {
             int x = ra.getInt(i);
             Int2IntOpenHashMap hits = new Int2IntOpenHashMap();
@@ -160,31 +154,41 @@ final class DefinitionMatcher {
                 IntArrayList ys = index.get(f);
                 if (ys != null) {
                     for (int k = 0; k < ys.size(); k++) {
-                        if (!usedB.contains(ys.getInt(k))) {
-                            hits.addTo(ys.getInt(k), 1);
-                        }
+                        hits.addTo(ys.getInt(k), 1);
                     }
                 }
             }
-            int best = -1;
-            int bestScore = 0;
             for (Int2IntMap.Entry e : hits.int2IntEntrySet()) {
-                int y = e.getIntKey();
-                int score = e.getIntValue();
-                if (score > bestScore || (score == bestScore && y < best)) {
-                    best = y;
-                    bestScore = score;
-                }
-            }
-            if (best >= 0) {
-                pairs.add(new Pair(x, best, "overlap"));
-                usedB.add(best);
-            } else {
-                keepA.add(x);
+                candidates.add(new long[] {e.getIntValue(), x, e.getIntKey()});
             }
         }
-        ra.clear();
-        ra.addAll(keepA);
+        pairGreedily(candidates, ra, rb, pairs, "overlap");
+    }
+
+    /**
+     * Pairs candidates {score, a, b} best score first, each definition at most once, and
+     * removes the paired ones from {@code ra} and {@code rb}. Equal scores go by the lower sum
+     * of the two ids: two candidates sharing a definition then never tie, so the result does not
+     * depend on which side is a — diff(b, a) pairs exactly what diff(a, b) pairs.
+     */
+    private static void pairGreedily(List<long[]> candidates, IntArrayList ra, IntArrayList rb, List<Pair> pairs,
+                                     String method) {
+        candidates.sort((p, q) -> p[0] != q[0] ? Long.compare(q[0], p[0]) : Long.compare(p[1] + p[2], q[1] + q[2]));
+        IntOpenHashSet usedA = new IntOpenHashSet();
+        IntOpenHashSet usedB = new IntOpenHashSet();
+        List<Pair> found = new ArrayList<>();
+        for (long[] c : candidates) {
+            int x = (int) c[1];
+            int y = (int) c[2];
+            if (!usedA.contains(x) && !usedB.contains(y)) {
+                usedA.add(x);
+                usedB.add(y);
+                found.add(new Pair(x, y, method));
+            }
+        }
+        found.sort((p, q) -> Integer.compare(p.a(), q.a()));
+        pairs.addAll(found);
+        ra.removeIf((java.util.function.IntPredicate) usedA::contains);
         rb.removeIf((java.util.function.IntPredicate) usedB::contains);
     }
 

@@ -8,6 +8,7 @@ import io.btfkit.core.Btf;
 import io.btfkit.core.permute.Permuter;
 import io.btfkit.core.permute.RandomBtf;
 import java.util.Random;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 
@@ -51,5 +52,14 @@ class BtfDiffProperties {
             assertEquals(t.properties().size(), back.properties().size());
         }
         assertEquals(DiffTextPrinter.print(xy), DiffTextPrinter.print(BtfDiff.diff(x, y)), "stable");
+    }
+
+    /**
+     * Found by the property above in CI: anonymous enums sharing enumerator names were paired
+     * greedily in side a's id order, so diff(y, x) paired them differently from diff(x, y).
+     */
+    @Example
+    void anonymousEnumsPairTheSameWhicheverSideComesFirst() {
+        swappingTheInputsSwapsAddedAndRemoved(3087472093049057148L);
     }
 }
