@@ -48,52 +48,50 @@ final class Declarations {
      * its name (with the matching kind) as an alias of that definition. Returns how many.
      */
     static int resolveWithinUnits(Merger.Merged m, int[] aliasTarget) {
+        // units are independent: in parallel, each with its own name maps
+        return java.util.stream.IntStream.range(0, m.inputFirst.length - 1).parallel()
+                .map(u -> resolveWithinUnit(m, m.inputFirst[u], m.inputFirst[u + 1], aliasTarget)).sum();
+    }
+
+    private static int resolveWithinUnit(Merger.Merged m, int from, int to, int[] aliasTarget) {
         int[] w = m.words;
         int[] st = m.starts;
         int first = m.firstId;
-        int resolved = 0;
         Int2IntOpenHashMap composites = new Int2IntOpenHashMap();
         Int2IntOpenHashMap enums = new Int2IntOpenHashMap();
         composites.defaultReturnValue(Names.ABSENT);
         enums.defaultReturnValue(Names.ABSENT);
-        for (int u = 0; u + 1 < m.inputFirst.length; u++) {
-            int from = m.inputFirst[u];
-            int to = m.inputFirst[u + 1];
-            composites.clear();
-            enums.clear();
-            boolean anyDecl = false;
-            for (int id = from; id < to; id++) {
-                int s = st[id - first];
-                int info = w[s + 1];
-                int kind = Kind.kindOf(info);
-                int name = w[s];
-                if (name == 0) {
-                    continue;
-                }
-                if (Kind.isComposite(kind)) {
-                    composites.put(name, composites.get(name) == Names.ABSENT ? id : Names.AMBIGUOUS);
-                } else if (Kind.isEnum(kind) && Kind.vlenOf(info) > 0) {
-                    enums.put(name, enums.get(name) == Names.ABSENT ? id : Names.AMBIGUOUS);
-                } else if (isDeclaration(w, s)) {
-                    anyDecl = true;
-                }
-            }
-            if (!anyDecl) {
+        boolean anyDecl = false;
+        for (int id = from; id < to; id++) {
+            int s = st[id - first];
+            int info = w[s + 1];
+            int kind = Kind.kindOf(info);
+            int name = w[s];
+            if (name == 0) {
                 continue;
             }
-            int unitResolved = 0;
-            for (int id = from; id < to; id++) {
-                int s = st[id - first];
-                if (!isDeclaration(w, s) || w[s] == 0) {
-                    continue;
-                }
-                int target = Kind.kindOf(w[s + 1]) == Kind.FWD ? composites.get(w[s]) : enums.get(w[s]);
-                if (target >= 0 && kindMatches(w, s, w, st[target - first])) {
-                    aliasTarget[id - first] = target;
-                    unitResolved++;
-                }
+            if (Kind.isComposite(kind)) {
+                composites.put(name, composites.get(name) == Names.ABSENT ? id : Names.AMBIGUOUS);
+            } else if (Kind.isEnum(kind) && Kind.vlenOf(info) > 0) {
+                enums.put(name, enums.get(name) == Names.ABSENT ? id : Names.AMBIGUOUS);
+            } else if (isDeclaration(w, s)) {
+                anyDecl = true;
             }
-            resolved += unitResolved;
+        }
+        if (!anyDecl) {
+            return 0;
+        }
+        int resolved = 0;
+        for (int id = from; id < to; id++) {
+            int s = st[id - first];
+            if (!isDeclaration(w, s) || w[s] == 0) {
+                continue;
+            }
+            int target = Kind.kindOf(w[s + 1]) == Kind.FWD ? composites.get(w[s]) : enums.get(w[s]);
+            if (target >= 0 && kindMatches(w, s, w, st[target - first])) {
+                aliasTarget[id - first] = target;
+                resolved++;
+            }
         }
         return resolved;
     }
@@ -108,23 +106,22 @@ final class Declarations {
                                          java.util.function.IntUnaryOperator partOf) {
         int[] w = m.words;
         int[] st = m.starts;
-        int first = m.firstId;
-        int resolved = 0;
-        for (int i = 0; i < st.length - 1; i++) {
+        // each declaration on its own (the maps are only read): in parallel
+        return java.util.stream.IntStream.range(0, st.length - 1).parallel().map(i -> {
             int s = st[i];
             if (aliasTarget[i] >= 0 || !isDeclaration(w, s) || w[s] == 0) {
-                continue;
+                return 0;
             }
             if (libbpfCompatible && base != null && base.hasDeclaration(w, s)) {
-                continue;
+                return 0;
             }
             int target = uniqueDefinitionNode(w, s, own, base, partOf.applyAsInt(i));
             if (target >= 0 && kindMatches(w, s, nodeWords(m, base, target), nodeStart(m, base, target))) {
                 aliasTarget[i] = target;
-                resolved++;
+                return 1;
             }
-        }
-        return resolved;
+            return 0;
+        }).sum();
     }
 
     /** A full tag node of the one definition of the declaration's name, or -1. */
@@ -176,14 +173,17 @@ final class Declarations {
         int[] w = m.words;
         int[] st = m.starts;
         int first = m.firstId;
-        for (int i = 0; i < st.length - 1; i++) {
-            TypeRefs.forEachTypeIdSlot(w, st[i], slot -> {
+        java.util.stream.IntStream.range(0, st.length - 1).parallel().forEach(i -> {
+            int s = st[i];
+            int count = TypeRefs.typeIdCount(w, s);
+            for (int k = 0; k < count; k++) {
+                int slot = TypeRefs.typeIdSlot(w, s, k);
                 int ref = w[slot];
                 while (ref >= first && aliasTarget[ref - first] >= 0) {
                     ref = aliasTarget[ref - first];
                 }
                 w[slot] = ref;
-            });
-        }
+            }
+        });
     }
 }

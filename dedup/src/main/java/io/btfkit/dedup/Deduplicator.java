@@ -201,7 +201,7 @@ public final class Deduplicator {
         Definitions.ByName own = new Definitions.ByName();
         for (int p = 0; p + 1 < parts.length; p++) {
             for (int i = parts[p]; i < parts[p + 1]; i++) {
-                if (aliasTarget[i] < 0) {
+                if (aliasTarget[i] < 0 && Definitions.ByName.isFullTag(m.words, m.starts[i])) {
                     own.add(m.words, m.starts[i], first + i, defs.defOf(first + i), p);
                 }
             }
@@ -234,11 +234,11 @@ public final class Deduplicator {
         PartitionRun run = PartitionRun.partition(Arrays.asList(graphs), null, baseLayer,
                 new PartitionRun.Cross(real, real, targets));
         int[] cls = new int[n];
-        for (int p = 0; p + 1 < parts.length; p++) {
+        java.util.stream.IntStream.range(0, parts.length - 1).parallel().forEach(p -> {
             for (int i = parts[p]; i < parts[p + 1]; i++) {
                 cls[i] = run.classOf(p, first + i);
             }
-        }
+        });
         timer.lap("partition");
         DedupResult r = OutputBuilder.build(format, m, baseIndex, cls, aliasTarget, run.table.first, 0);
         timer.lap("output");

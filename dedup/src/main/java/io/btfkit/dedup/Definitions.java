@@ -281,6 +281,13 @@ final class Definitions {
             add(w, s, id, def, 0);
         }
 
+        /** Whether the type at {@code w[s]} is a named full tag, the only types {@link #add} records. */
+        static boolean isFullTag(int[] w, int s) {
+            int info = w[s + 1];
+            int kind = Kind.kindOf(info);
+            return w[s] != 0 && (Kind.isComposite(kind) || (Kind.isEnum(kind) && Kind.vlenOf(info) > 0));
+        }
+
         /** Records type {@code id} (in part {@code part}) if it is a named full tag. */
         void add(int[] w, int s, int id, int def, int part) {
             int info = w[s + 1];
