@@ -136,10 +136,7 @@ final class Merger {
         io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
         // 1. round by round, in parallel: each unit's words copied with canonical string offsets
         // (base first, then the shared pool, which grows when full)
-        ConcurrentStrings pool = new ConcurrentStrings(1 << 20, 1 << 16);
-        if (base == null && pool.add(new byte[0], 0, 0) != 0) {
-            throw new IllegalStateException("the empty string must come first");
-        }
+        ConcurrentStrings pool = null;
         UnitStrings[] unitStrings = new UnitStrings[k0];
         StringTable[] extStrings = new StringTable[1];
         for (int r = 0; r < k0; r += round) {
@@ -157,6 +154,9 @@ final class Merger {
                 System.arraycopy(in.words(), 0, words, wordAt[k], wordAt[k + 1] - wordAt[k]);
                 unitStrings[k] = number(words, wordAt[k], in, baseStrings != null);
             });
+            if (pool == null) {
+                pool = firstPool(unitStrings, r, to, base == null);
+            }
             // intern; a unit that finds the pool full is interned again once it has grown
             int[] pending = IntStream.range(r, to).toArray();
             while (pending.length > 0) {
@@ -174,6 +174,9 @@ final class Merger {
                 unitStrings[k].rewrite(words, wordAt[k], units[k].starts);
                 unitStrings[k] = null;
             });
+        }
+        if (pool == null) {
+            pool = firstPool(unitStrings, 0, 0, base == null); // no inputs
         }
         timer.lap("merge intern (" + pool.describe() + ")");
         BtfExt canonicalExt = null;
@@ -214,6 +217,24 @@ final class Merger {
         merged.format = k0 == 0 ? Btf.RawFormat.CLASSIC : units[0].format;
         merged.anySplit = Arrays.stream(units).anyMatch(u -> u.split);
         return merged;
+    }
+
+    /**
+     * The pool sized for the first round: its units' needs (one input's exactly), at most
+     * 1 MiB and 64 Ki strings — linked units share most strings, and the pool doubles when full.
+     */
+    private static ConcurrentStrings firstPool(UnitStrings[] unitStrings, int from, int to, boolean standalone) {
+        long bytes = 1;
+        long strings = 1;
+        for (int k = from; k < to; k++) {
+            bytes += unitStrings[k].bytesNeeded;
+            strings += unitStrings[k].count();
+        }
+        ConcurrentStrings pool = new ConcurrentStrings(Math.min(bytes, 1 << 20), Math.min(strings, 1 << 16));
+        if (standalone && pool.add(new byte[0], 0, 0) != 0) {
+            throw new IllegalStateException("the empty string must come first");
+        }
+        return pool;
     }
 
     /** What the merge keeps of a unit once read: where its types start, how to shift its ids. */
