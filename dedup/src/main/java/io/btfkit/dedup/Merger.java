@@ -137,8 +137,8 @@ final class Merger {
         // 1. round by round, in parallel: each unit's words copied with canonical string offsets
         // (base first, then the shared pool, which grows when full)
         ConcurrentStrings pool = null;
-        UnitStrings[] unitStrings = new UnitStrings[k0];
         StringTable[] extStrings = new StringTable[1];
+        StringTable[] unitTables = new StringTable[k0];
         for (int r = 0; r < k0; r += round) {
             int to = Math.min(k0, r + round);
             IntStream.range(r, to).parallel().forEach(k -> {
@@ -151,14 +151,23 @@ final class Merger {
                     extStrings[0] = in.strings();
                 }
                 units[k] = new Unit(in);
+                unitTables[k] = in.strings();
                 System.arraycopy(in.words(), 0, words, wordAt[k], wordAt[k + 1] - wordAt[k]);
-                unitStrings[k] = number(words, wordAt[k], in, baseStrings != null);
+            });
+            // the strings of each input, or of each slice of a large one (a vmlinux is one
+            // input), are numbered and interned as one task: tasks run in parallel
+            int[][] tasks = slices(units, r, to);
+            UnitStrings[] unitStrings = new UnitStrings[tasks.length];
+            IntStream.range(0, tasks.length).parallel().forEach(t -> {
+                int[] task = tasks[t];
+                unitStrings[t] = number(words, wordAt[task[0]], units[task[0]].starts, task[1], task[2],
+                        unitTables[task[0]], baseStrings != null);
             });
             if (pool == null) {
-                pool = firstPool(unitStrings, r, to, base == null);
+                pool = firstPool(unitStrings, base == null);
             }
-            // intern; a unit that finds the pool full is interned again once it has grown
-            int[] pending = IntStream.range(r, to).toArray();
+            // intern; a task that finds the pool full is interned again once it has grown
+            int[] pending = IntStream.range(0, tasks.length).toArray();
             while (pending.length > 0) {
                 ConcurrentStrings p = pool;
                 boolean[] full = new boolean[pending.length];
@@ -170,13 +179,15 @@ final class Merger {
                     pool = pool.grown(0, 0);
                 }
             }
-            IntStream.range(r, to).parallel().forEach(k -> {
-                unitStrings[k].rewrite(words, wordAt[k], units[k].starts);
-                unitStrings[k] = null;
+            IntStream.range(0, tasks.length).parallel().forEach(t -> {
+                int[] task = tasks[t];
+                unitStrings[t].rewrite(words, wordAt[task[0]], units[task[0]].starts, task[1], task[2]);
+                unitStrings[t] = null;
             });
+            Arrays.fill(unitTables, r, to, null);
         }
         if (pool == null) {
-            pool = firstPool(unitStrings, 0, 0, base == null); // no inputs
+            pool = firstPool(new UnitStrings[0], base == null); // no inputs
         }
         timer.lap("merge intern (" + pool.describe() + ")");
         BtfExt canonicalExt = null;
@@ -223,18 +234,33 @@ final class Merger {
      * The pool sized for the first round: its units' needs (one input's exactly), at most
      * 1 MiB and 64 Ki strings — linked units share most strings, and the pool doubles when full.
      */
-    private static ConcurrentStrings firstPool(UnitStrings[] unitStrings, int from, int to, boolean standalone) {
+    private static ConcurrentStrings firstPool(UnitStrings[] unitStrings, boolean standalone) {
         long bytes = 1;
         long strings = 1;
-        for (int k = from; k < to; k++) {
-            bytes += unitStrings[k].bytesNeeded;
-            strings += unitStrings[k].count();
+        for (UnitStrings us : unitStrings) {
+            bytes += us.bytesNeeded;
+            strings += us.count();
         }
         ConcurrentStrings pool = new ConcurrentStrings(Math.min(bytes, 1 << 20), Math.min(strings, 1 << 16));
         if (standalone && pool.add(new byte[0], 0, 0) != 0) {
             throw new IllegalStateException("the empty string must come first");
         }
         return pool;
+    }
+
+    /** Types per interning task: a larger input is cut in slices interned in parallel. */
+    private static final int SLICE = 16384;
+
+    /** Interning tasks {input, first type, end type} of inputs [from, to). */
+    private static int[][] slices(Unit[] units, int from, int to) {
+        java.util.List<int[]> tasks = new java.util.ArrayList<>();
+        for (int k = from; k < to; k++) {
+            int n = units[k].count();
+            for (int a = 0; a < n || a == 0; a += SLICE) {
+                tasks.add(new int[] {k, a, Math.min(n, a + SLICE)});
+            }
+        }
+        return tasks.toArray(new int[0][]);
     }
 
     /** What the merge keeps of a unit once read: where its types start, how to shift its ids. */
@@ -277,15 +303,14 @@ final class Merger {
     }
 
     /**
-     * Sets each string slot of the unit's types, copied to {@code words[w..]}, to the string's
-     * ordinal, and returns the unit's string list.
+     * Sets each string slot of the unit's types {@code [from, to)} (its type starts {@code is},
+     * copied to {@code words[w..]}) to the string's ordinal, and returns their string list.
      */
-    private static UnitStrings number(int[] words, int w, Btf in, boolean keepBase) {
-        int[] is = in.starts();
-        int n = in.ownTypeCount();
-        UnitStrings us = new UnitStrings(in.strings(), keepBase);
+    private static UnitStrings number(int[] words, int w, int[] is, int from, int to, StringTable strings,
+                                      boolean keepBase) {
+        UnitStrings us = new UnitStrings(strings, keepBase);
         int[] seen = us.scratch();
-        for (int i = 0; i < n; i++) {
+        for (int i = from; i < to; i++) {
             TypeRefs.forEachStringSlot(words, w + is[i], slot -> words[slot] = us.see(words[slot], seen));
         }
         us.release(seen);
@@ -404,9 +429,8 @@ final class Merger {
             return true;
         }
 
-        void rewrite(int[] words, int w, int[] starts) {
-            int n = starts.length - 1;
-            for (int t = 0; t < n; t++) {
+        void rewrite(int[] words, int w, int[] starts, int from, int to) {
+            for (int t = from; t < to; t++) {
                 TypeRefs.forEachStringSlot(words, w + starts[t], slot -> {
                     int v = words[slot];
                     if (v < 0) {
