@@ -85,6 +85,11 @@ final class Merger {
 
     /** {@link #merge(List, BtfExt, Btf, boolean)} interning {@code round} inputs at a time (tests). */
     static Merged merge(List<Btf> inputs, BtfExt ext, Btf base, boolean release, int round) {
+        return merge(inputs, ext, base, release, round, SLICE);
+    }
+
+    /** ... and cutting inputs into interning slices of {@code slice} types (tests). */
+    static Merged merge(List<Btf> inputs, BtfExt ext, Btf base, boolean release, int round, int slice) {
         for (Btf in : inputs) {
             // a split input is on the base, or (standalone merge) on the first input
             if (in.isSplit() && in.base() != base && (base != null || in.base() != inputs.get(0))) {
@@ -110,7 +115,7 @@ final class Merger {
                 }
                 return in;
             }
-        }, ext, base, round);
+        }, ext, base, round, slice);
     }
 
     /**
@@ -119,6 +124,10 @@ final class Merger {
      * round of units is held at once besides the merged graph.
      */
     static Merged merge(Deduplicator.UnitSource source, BtfExt ext, Btf base, int round) {
+        return merge(source, ext, base, round, SLICE);
+    }
+
+    private static Merged merge(Deduplicator.UnitSource source, BtfExt ext, Btf base, int round, int slice) {
         int firstId = base == null ? 1 : base.typeCount();
         int k0 = source.size();
         int[] wordAt = new int[k0 + 1];
@@ -156,7 +165,7 @@ final class Merger {
             });
             // the strings of each input, or of each slice of a large one (a vmlinux is one
             // input), are numbered and interned as one task: tasks run in parallel
-            int[][] tasks = slices(units, r, to);
+            int[][] tasks = slices(units, r, to, slice);
             UnitStrings[] unitStrings = new UnitStrings[tasks.length];
             IntStream.range(0, tasks.length).parallel().forEach(t -> {
                 int[] task = tasks[t];
@@ -252,12 +261,12 @@ final class Merger {
     private static final int SLICE = 16384;
 
     /** Interning tasks {input, first type, end type} of inputs [from, to). */
-    private static int[][] slices(Unit[] units, int from, int to) {
+    private static int[][] slices(Unit[] units, int from, int to, int slice) {
         java.util.List<int[]> tasks = new java.util.ArrayList<>();
         for (int k = from; k < to; k++) {
             int n = units[k].count();
-            for (int a = 0; a < n || a == 0; a += SLICE) {
-                tasks.add(new int[] {k, a, Math.min(n, a + SLICE)});
+            for (int a = 0; a < n || a == 0; a += slice) {
+                tasks.add(new int[] {k, a, (int) Math.min(n, (long) a + slice)});
             }
         }
         return tasks.toArray(new int[0][]);

@@ -103,4 +103,12 @@ class MergerTest {
         assertSameMerge(full, Merger.merge(units, null, null, false, 500));
         assertEquals("\0int\0node\0value\0next\0".length(), full.pool.length, "each distinct string once");
     }
+
+    @Test
+    void aLargeInputMergesTheSameInterningInSlices() {
+        Btf vmlinux = BtfReader.read(TestData.bytes(TestData.golden("vmlinux-6.1.0-56.btf")));
+        Merger.Merged whole = Merger.merge(List.of(vmlinux), null, null, false, 1, Integer.MAX_VALUE);
+        assertSameMerge(whole, Merger.merge(List.of(vmlinux), null, null, false, 1, 1000), "slices of 1,000 types");
+        assertSameMerge(whole, Merger.merge(List.of(vmlinux), null, null, false, 1, 1), "one type per slice");
+    }
 }
