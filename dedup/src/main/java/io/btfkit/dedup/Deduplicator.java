@@ -179,6 +179,9 @@ public final class Deduplicator {
         return dedupMerged(m, baseIndex, options);
     }
 
+    /** Merged types from which a full collection is made between the two passes. */
+    private static final int COLLECT_BETWEEN_PASSES = 1 << 20;
+
     private static DedupResult dedupMerged(Merger.Merged m, BaseIndex baseIndex, Options options) {
         io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
         Btf.RawFormat format = m.format;
@@ -213,6 +216,12 @@ public final class Deduplicator {
         Declarations.resolveByUniqueDefinition(m, defs, own, baseIndex, !units, aliasTarget, partOf);
         Declarations.redirect(m, aliasTarget);
         timer.lap("unique+redirect");
+        if (n >= COLLECT_BETWEEN_PASSES) {
+            // the definitions pass's graphs and tables (a few hundred MB for millions of types)
+            // are garbage now, most of it old: collecting it before the partition allocates its
+            // own keeps the heap — the process's peak memory — from growing by that much
+            System.gc();
+        }
 
         ClassTable baseLayer = baseIndex == null ? null : baseIndex.table;
         int pc = parts.length - 1;

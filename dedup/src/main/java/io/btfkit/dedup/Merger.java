@@ -13,8 +13,12 @@ import java.util.stream.IntStream;
  * Concatenates inputs into one type graph, as libbpf's {@code btf__add_btf} appends each input
  * to an empty (split) BTF: types keep their order, type ids are shifted, and every string is
  * made canonical — a string already in the base keeps its base offset, any other string gets
- * one offset in a shared pool — so equal strings compare as equal ints from here on. Inputs
- * are copied and their strings interned in parallel.
+ * one offset in a shared pool — so equal strings compare as equal ints from here on.
+ *
+ * <p>Inputs come from a {@link Deduplicator.UnitSource} that tells each one's size up front, so
+ * the merged words are allocated once; the inputs are read a round at a time, copied straight
+ * in and let go, and their strings interned in parallel tasks (an input, or a slice of a large
+ * one). Only the merged graph and one round of inputs are ever held.
  *
  * <p>Inputs are either standalone (all their types are appended) or split on the same base as
  * the result (only their own types are appended; references into the base stay).
