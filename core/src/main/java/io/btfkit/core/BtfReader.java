@@ -153,7 +153,6 @@ public final class BtfReader {
         int typeCount = btf.typeCount();
         int strEnd = btf.strings().end();
         int first = btf.firstId();
-        int[] failure = {-1, -1};
         for (int i = 0; i < starts.length - 1; i++) {
             int s = starts[i];
             int kind = Kind.kindOf(words[s + 1]);
@@ -163,24 +162,22 @@ public final class BtfReader {
                 }
                 continue;
             }
-            TypeRefs.forEachStringSlot(words, s, slot -> {
-                if (failure[0] < 0 && Integer.compareUnsigned(words[slot], strEnd) >= 0) {
-                    failure[0] = slot;
+            // (plain loops: this runs on every type of every input, thousands of files in a link)
+            int stride = TypeRefs.memberNameStride(words, s);
+            int end = stride == 0 ? s + 1 : s + 3 + stride * Kind.vlenOf(words[s + 1]);
+            for (int slot = s; slot < end; slot = slot == s ? s + 3 : slot + stride) {
+                if (Integer.compareUnsigned(words[slot], strEnd) >= 0) {
+                    throw badString(btf, first + i, s, slot, strEnd);
                 }
-            });
-            if (failure[0] >= 0) {
-                throw badString(btf, first + i, s, failure[0], strEnd);
             }
-            TypeRefs.forEachTypeIdSlot(words, s, slot -> {
-                if (failure[1] < 0 && Integer.compareUnsigned(words[slot], typeCount) >= 0) {
-                    failure[1] = slot;
+            int refs = TypeRefs.typeIdCount(words, s);
+            for (int k = 0; k < refs; k++) {
+                int slot = TypeRefs.typeIdSlot(words, s, k);
+                if (Integer.compareUnsigned(words[slot], typeCount) >= 0) {
+                    throw new BtfFormatException("type [" + (first + i) + "] " + Kind.name(kind) + describeName(btf, s)
+                            + ": " + fieldName(words, s, slot) + " refers to type " + Integer.toUnsignedString(words[slot])
+                            + ", but the last type id is " + (typeCount - 1));
                 }
-            });
-            if (failure[1] >= 0) {
-                int slot = failure[1];
-                throw new BtfFormatException("type [" + (first + i) + "] " + Kind.name(kind) + describeName(btf, s) + ": "
-                        + fieldName(words, s, slot) + " refers to type " + Integer.toUnsignedString(words[slot])
-                        + ", but the last type id is " + (typeCount - 1));
             }
         }
     }

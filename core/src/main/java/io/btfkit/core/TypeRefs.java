@@ -90,6 +90,25 @@ public final class TypeRefs {
         }
     }
 
+    /**
+     * For loops without a callback (hot paths): the string fields of the type at {@code start}
+     * are its name, {@code w[start]}, then {@code vlen} fields from {@code start + 3} this many
+     * words apart; 0 when the name is the only one. Same fields as {@link #forEachStringSlot}.
+     */
+    public static int memberNameStride(int[] w, int start) {
+        switch (Kind.kindOf(w[start + 1])) {
+            case Kind.STRUCT:
+            case Kind.UNION:
+            case Kind.ENUM64:
+                return 3;
+            case Kind.ENUM:
+            case Kind.FUNC_PROTO:
+                return 2;
+            default:
+                return 0;
+        }
+    }
+
     /** Number of type-id fields of the type at {@code start}. */
     public static int typeIdCount(int[] w, int start) {
         int info = w[start + 1];

@@ -2,6 +2,7 @@ package io.btfkit.dedup;
 
 import io.btfkit.core.Btf;
 import io.btfkit.core.BtfFormatException;
+import io.btfkit.core.Kind;
 import io.btfkit.core.ext.BtfExt;
 import io.btfkit.core.StringTable;
 import io.btfkit.core.TypeRefs;
@@ -324,7 +325,12 @@ final class Merger {
         UnitStrings us = new UnitStrings(strings, keepBase);
         int[] seen = us.scratch();
         for (int i = from; i < to; i++) {
-            TypeRefs.forEachStringSlot(words, w + is[i], slot -> words[slot] = us.see(words[slot], seen));
+            int s = w + is[i];
+            words[s] = us.see(words[s], seen);
+            int stride = TypeRefs.memberNameStride(words, s);
+            for (int m = s + 3, end = stride == 0 ? m : m + stride * Kind.vlenOf(words[s + 1]); m < end; m += stride) {
+                words[m] = us.see(words[m], seen);
+            }
         }
         us.release(seen);
         us.bytesNeeded = us.bytesNeeded();
@@ -444,13 +450,18 @@ final class Merger {
 
         void rewrite(int[] words, int w, int[] starts, int from, int to) {
             for (int t = from; t < to; t++) {
-                TypeRefs.forEachStringSlot(words, w + starts[t], slot -> {
-                    int v = words[slot];
-                    if (v < 0) {
-                        words[slot] = canonical[~v];
-                    }
-                });
+                int s = w + starts[t];
+                words[s] = canonicalOf(words[s]);
+                int stride = TypeRefs.memberNameStride(words, s);
+                for (int m = s + 3, end = stride == 0 ? m : m + stride * Kind.vlenOf(words[s + 1]); m < end; m += stride) {
+                    words[m] = canonicalOf(words[m]);
+                }
             }
+        }
+
+        /** A slot's final value: ordinals ({@code ~ordinal}) become canonical offsets. */
+        private int canonicalOf(int v) {
+            return v < 0 ? canonical[~v] : v;
         }
     }
 
