@@ -99,20 +99,21 @@ public final class BtfReader {
         return new StringTable(base == null ? null : base.strings(), Arrays.copyOfRange(data, at, at + len));
     }
 
-    /** Finds where each type starts, checking that each fits; two passes so the index is sized exactly. */
+    /**
+     * Finds where each type starts, checking that each fits; in one pass, into an array sized
+     * for the most types the section can hold (three words each), then trimmed.
+     */
     private static int[] index(int[] words, LayoutTable layout, int firstId) {
+        int[] starts = new int[words.length / 3 + 1];
         int count = 0;
-        for (int w = 0; w < words.length; count++) {
-            w += typeWords(words, w, layout, firstId + count);
-        }
-        int[] starts = new int[count + 1];
         int w = 0;
-        for (int i = 0; i < count; i++) {
-            starts[i] = w;
-            w += typeWords(words, w, layout, firstId + i);
+        while (w < words.length) {
+            starts[count] = w;
+            w += typeWords(words, w, layout, firstId + count);
+            count++;
         }
         starts[count] = w;
-        return starts;
+        return java.util.Arrays.copyOf(starts, count + 1);
     }
 
     private static int typeWords(int[] words, int w, LayoutTable layout, int id) {
