@@ -209,6 +209,7 @@ public final class Deduplicator {
                 }
             }
         }
+        timer.lap("names");
         if (units) {
             new ContextResolver(m, defs, own, baseIndex, aliasTarget, partOf).resolve();
         }
