@@ -155,6 +155,11 @@ final class Merger {
         StringTable[] unitTables = new StringTable[k0];
         for (int r = 0; r < k0; r += round) {
             int to = Math.min(k0, r + round);
+            int from = r;
+            // the strings of each input, or of each slice of a large one (a vmlinux is one
+            // input), are numbered and interned as one task; an input of one slice is numbered
+            // as soon as it is read (one pass fewer over the round, fewer waits between them)
+            UnitStrings[] numbered = new UnitStrings[to - r];
             IntStream.range(r, to).parallel().forEach(k -> {
                 Btf in = source.read(k);
                 if (in.typeSectionBytes() != 4 * (wordAt[k + 1] - wordAt[k])) {
@@ -167,37 +172,43 @@ final class Merger {
                 units[k] = new Unit(in);
                 unitTables[k] = in.strings();
                 System.arraycopy(in.words(), 0, words, wordAt[k], wordAt[k + 1] - wordAt[k]);
+                if (units[k].count() <= slice) {
+                    numbered[k - from] = number(words, wordAt[k], units[k].starts, 0, units[k].count(), in.strings(),
+                            baseStrings != null);
+                }
             });
-            // the strings of each input, or of each slice of a large one (a vmlinux is one
-            // input), are numbered and interned as one task: tasks run in parallel
             int[][] tasks = slices(units, r, to, slice);
             UnitStrings[] unitStrings = new UnitStrings[tasks.length];
             IntStream.range(0, tasks.length).parallel().forEach(t -> {
                 int[] task = tasks[t];
-                unitStrings[t] = number(words, wordAt[task[0]], units[task[0]].starts, task[1], task[2],
-                        unitTables[task[0]], baseStrings != null);
+                UnitStrings whole = numbered[task[0] - from];
+                unitStrings[t] = whole != null ? whole : number(words, wordAt[task[0]], units[task[0]].starts, task[1],
+                        task[2], unitTables[task[0]], baseStrings != null);
             });
             if (pool == null) {
                 pool = firstPool(unitStrings, base == null);
             }
-            // intern; a task that finds the pool full is interned again once it has grown
+            // intern and rewrite; a task that finds the pool full is done again once it has grown
             int[] pending = IntStream.range(0, tasks.length).toArray();
             while (pending.length > 0) {
                 ConcurrentStrings p = pool;
                 boolean[] full = new boolean[pending.length];
                 int[] todo = pending;
-                IntStream.range(0, todo.length).parallel().forEach(i ->
-                        full[i] = !unitStrings[todo[i]].canonicalize(baseStrings, p, stringStart));
+                IntStream.range(0, todo.length).parallel().forEach(i -> {
+                    int t = todo[i];
+                    if (unitStrings[t].canonicalize(baseStrings, p, stringStart)) {
+                        int[] task = tasks[t];
+                        unitStrings[t].rewrite(words, wordAt[task[0]], units[task[0]].starts, task[1], task[2]);
+                        unitStrings[t] = null;
+                    } else {
+                        full[i] = true;
+                    }
+                });
                 pending = IntStream.range(0, todo.length).filter(i -> full[i]).map(i -> todo[i]).toArray();
                 if (pending.length > 0) {
                     pool = pool.grown(0, 0);
                 }
             }
-            IntStream.range(0, tasks.length).parallel().forEach(t -> {
-                int[] task = tasks[t];
-                unitStrings[t].rewrite(words, wordAt[task[0]], units[task[0]].starts, task[1], task[2]);
-                unitStrings[t] = null;
-            });
             Arrays.fill(unitTables, r, to, null);
         }
         if (pool == null) {
