@@ -137,21 +137,41 @@ public final class TypeRefs {
         }
     }
 
+    /**
+     * Per kind: where the first type-id field is relative to the type's start, and how many
+     * words apart the next ones are — every kind's type ids are evenly spaced (a FUNC_PROTO's
+     * return type sits two words before its first parameter's type), so a hot loop can walk
+     * them without decoding the kind per field.
+     */
+    private static final byte[] FIRST_TYPE_ID = new byte[128];
+    private static final byte[] TYPE_ID_STRIDE = new byte[128];
+
+    static {
+        java.util.Arrays.fill(FIRST_TYPE_ID, (byte) 2);
+        FIRST_TYPE_ID[Kind.ARRAY] = 3;
+        TYPE_ID_STRIDE[Kind.ARRAY] = 1;
+        FIRST_TYPE_ID[Kind.STRUCT] = 4;
+        TYPE_ID_STRIDE[Kind.STRUCT] = 3;
+        FIRST_TYPE_ID[Kind.UNION] = 4;
+        TYPE_ID_STRIDE[Kind.UNION] = 3;
+        TYPE_ID_STRIDE[Kind.FUNC_PROTO] = 2;
+        FIRST_TYPE_ID[Kind.DATASEC] = 3;
+        TYPE_ID_STRIDE[Kind.DATASEC] = 3;
+    }
+
+    /** Word index of the first type-id field of the type at {@code start} (if it has any). */
+    public static int firstTypeIdSlot(int[] w, int start) {
+        return start + FIRST_TYPE_ID[Kind.kindOf(w[start + 1])];
+    }
+
+    /** Words between consecutive type-id fields of the type at {@code start}. */
+    public static int typeIdStride(int[] w, int start) {
+        return TYPE_ID_STRIDE[Kind.kindOf(w[start + 1])];
+    }
+
     /** Word index of the {@code i}-th type-id field (same order as {@link #forEachTypeIdSlot}). */
     public static int typeIdSlot(int[] w, int start, int i) {
-        int info = w[start + 1];
-        switch (Kind.kindOf(info)) {
-            case Kind.ARRAY:
-                return start + 3 + i;
-            case Kind.STRUCT:
-            case Kind.UNION:
-                return start + 4 + 3 * i;
-            case Kind.FUNC_PROTO:
-                return i == 0 ? start + 2 : start + 4 + 2 * (i - 1);
-            case Kind.DATASEC:
-                return start + 3 + 3 * i;
-            default:
-                return start + 2;
-        }
+        int kind = Kind.kindOf(w[start + 1]);
+        return start + FIRST_TYPE_ID[kind] + TYPE_ID_STRIDE[kind] * i;
     }
 }

@@ -86,14 +86,16 @@ final class Definitions {
         int[] real = new int[parts];
         int[] ownCount = new int[parts];
         int[][] targets = new int[parts][];
+        Atoms atoms = new Atoms(words, starts, base);
         java.util.stream.IntStream.range(0, parts).parallel().forEach(p -> {
             int a = partStart[p];
             int b = partStart[p + 1];
-            it.unimi.dsi.fastutil.ints.IntArrayList cross = new it.unimi.dsi.fastutil.ints.IntArrayList();
-            graphs[p] = cutGraph(words, starts, first, a, b, base, baseDef, cross);
-            real[p] = graphs[p].size() - cross.size();
+            WorkGraph g = new WorkGraph(words, starts, a, b - a, first + a, first, baseDef);
+            g.setAtoms(atoms.ofType, atoms.ofExternal, atoms.words);
+            targets[p] = g.addPlaceholders(PartGraph.PLACEHOLDER_KIND);
+            graphs[p] = g;
+            real[p] = g.size() - targets[p].length;
             ownCount[p] = b - a;
-            targets[p] = cross.toIntArray();
             java.util.BitSet r = new java.util.BitSet(b - a);
             for (int i = a; i < b; i++) {
                 int info = words[starts[i] + 1];
@@ -111,77 +113,61 @@ final class Definitions {
     }
 
     /**
-     * The cut graph of own nodes {@code [a, b)}: their words (shared, not copied) with every
-     * reference to a named tag going to an atom for (name, tag kind), atoms numbered after the
-     * part's nodes, then placeholders for types of other parts.
+     * The "cut": one atom per (name, tag kind) that a type of the encoding or of the base is, so
+     * that every reference to a named tag goes to its atom — a declaration-like node (a FWD, or
+     * an enum without values) carrying just the name. Atoms are numbered in id order, types of
+     * the base first; the parts' graphs all share the numbering.
      */
-    private static WorkGraph cutGraph(int[] words, int[] starts, int first, int a, int b, BaseIndex base, int[] baseDef,
-                                      it.unimi.dsi.fastutil.ints.IntArrayList crossTargets) {
-        int n = b - a;
-        Long2IntOpenHashMap atomOf = new Long2IntOpenHashMap();
-        atomOf.defaultReturnValue(-1);
-        it.unimi.dsi.fastutil.ints.IntArrayList atomKeys = new it.unimi.dsi.fastutil.ints.IntArrayList();
-        int[] baseWords = base == null ? null : base.base().words();
-        int[] baseStarts = base == null ? null : base.base().starts();
-        int partFirst = first + a;
-        it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap crossOf = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap();
-        crossOf.defaultReturnValue(-1);
-        WorkGraph g = new WorkGraph(words, starts, a, n, partFirst, baseDef, ref -> {
-            if (ref == 0) {
-                return 0;
-            }
-            int tag;
-            int name;
-            if (ref < first) {
-                int bs = baseStarts[ref - 1];
-                tag = tagOf(baseWords, bs);
-                name = baseWords[bs];
-            } else {
-                int rs = starts[ref - first];
-                tag = tagOf(words, rs);
-                name = words[rs];
-            }
-            if (tag < 0) {
-                if (ref >= first && (ref < partFirst || ref >= partFirst + n)) {
-                    // a type of another part (the first input of a standalone merge)
-                    int ph = crossOf.get(ref);
-                    if (ph < 0) {
-                        ph = crossTargets.size();
-                        crossOf.put(ref, ph);
-                        crossTargets.add(ref);
-                    }
-                    return -1 - ph; // numbered after the atoms below
+    private static final class Atoms {
+        final int[] ofType;
+        final int[] ofExternal;
+        final int[] words;
+
+        Atoms(int[] w, int[] starts, BaseIndex base) {
+            Long2IntOpenHashMap atomOf = new Long2IntOpenHashMap();
+            atomOf.defaultReturnValue(-1);
+            it.unimi.dsi.fastutil.ints.IntArrayList keys = new it.unimi.dsi.fastutil.ints.IntArrayList();
+            if (base != null) {
+                int[] bw = base.base().words();
+                int[] bs = base.base().starts();
+                ofExternal = new int[bs.length];
+                ofExternal[0] = -1;
+                for (int id = 1; id < ofExternal.length; id++) {
+                    ofExternal[id] = atom(bw, bs[id - 1], atomOf, keys);
                 }
-                return ref;
+            } else {
+                ofExternal = null;
             }
-            long key = ((long) name << 2) | tag;
+            int n = starts.length - 1;
+            ofType = new int[n];
+            for (int i = 0; i < n; i++) {
+                ofType[i] = atom(w, starts[i], atomOf, keys);
+            }
+            int count = keys.size() / 2;
+            words = new int[WorkGraph.EXTRA_WORDS * count];
+            for (int at = 0; at < count; at++) {
+                int tag = keys.getInt(2 * at + 1);
+                words[WorkGraph.EXTRA_WORDS * at] = keys.getInt(2 * at);
+                words[WorkGraph.EXTRA_WORDS * at + 1] = tag == TAG_ENUM ? Kind.info(Kind.ENUM, 0, false)
+                        : Kind.info(Kind.FWD, 0, tag == TAG_UNION);
+            }
+        }
+
+        private static int atom(int[] w, int s, Long2IntOpenHashMap atomOf, it.unimi.dsi.fastutil.ints.IntArrayList keys) {
+            int tag = tagOf(w, s);
+            if (tag < 0) {
+                return -1;
+            }
+            long key = ((long) w[s] << 2) | tag;
             int atom = atomOf.get(key);
             if (atom < 0) {
-                atom = atomKeys.size() / 2;
+                atom = keys.size() / 2;
                 atomOf.put(key, atom);
-                atomKeys.add(name);
-                atomKeys.add(tag);
+                keys.add(w[s]);
+                keys.add(tag);
             }
-            return partFirst + n + atom;
-        });
-        int atoms = atomKeys.size() / 2;
-        int ph = crossTargets.size();
-        if (ph > 0) {
-            // placeholders come last (PartitionRun expects them after every real node)
-            g.remapEdges(ref -> ref < 0 ? partFirst + n + atoms + (-1 - ref) : ref);
+            return atom;
         }
-        int[] extra = new int[WorkGraph.EXTRA_WORDS * atoms];
-        for (int at = 0; at < atoms; at++) {
-            int w = WorkGraph.EXTRA_WORDS * at;
-            int tag = atomKeys.getInt(2 * at + 1);
-            extra[w] = atomKeys.getInt(2 * at);
-            extra[w + 1] = tag == TAG_ENUM ? Kind.info(Kind.ENUM, 0, false) : Kind.info(Kind.FWD, 0, tag == TAG_UNION);
-        }
-        int[] placeholders = PartGraph.placeholders(ph);
-        int[] all = java.util.Arrays.copyOf(extra, extra.length + placeholders.length);
-        System.arraycopy(placeholders, 0, all, extra.length, placeholders.length);
-        g.setExtras(all);
-        return g;
     }
 
     /**

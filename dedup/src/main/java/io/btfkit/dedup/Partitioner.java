@@ -72,17 +72,36 @@ final class Partitioner {
         for (int i = from; i < to; i++) {
             scratch[members[i]] = NONE;
         }
-        if (to - from == 1 && !selfLoop(members[from] + first)) {
-            acyclic(members[from] + first);
-        } else {
-            cyclic(Arrays.copyOfRange(members, from, to));
+        if (to - from == 1) {
+            int node = members[from] + first;
+            int n = readChildren(node);
+            if (!selfLoop(node, n)) {
+                acyclic(node, n);
+                return;
+            }
         }
+        cyclic(Arrays.copyOfRange(members, from, to));
     }
 
-    private boolean selfLoop(int node) {
+    /** Reads {@code node}'s children into {@link #childBuf}; returns how many. */
+    private int readChildren(int node) {
         int n = g.childCount(node);
+        if (childBuf.length < n) {
+            childBuf = new int[Math.max(n, childBuf.length * 2)];
+        }
+        if (n > 0) {
+            int slot = g.childSlot(node);
+            int stride = g.childStride(node);
+            for (int i = 0; i < n; i++, slot += stride) {
+                childBuf[i] = g.ref(slot);
+            }
+        }
+        return n;
+    }
+
+    private boolean selfLoop(int node, int n) {
         for (int i = 0; i < n; i++) {
-            if (g.child(node, i) == node) {
+            if (childBuf[i] == node) {
                 return true;
             }
         }
@@ -91,14 +110,11 @@ final class Partitioner {
 
     // --- acyclic types: hash-consing ---
 
-    private void acyclic(int node) {
+    /** Classifies {@code node}, whose {@code n} children are in {@link #childBuf}. */
+    private void acyclic(int node, int n) {
         int s = g.start(node);
-        int n = g.childCount(node);
-        if (childBuf.length < n) {
-            childBuf = new int[Math.max(n, childBuf.length * 2)];
-        }
         for (int i = 0; i < n; i++) {
-            childBuf[i] = classOf(g.child(node, i));
+            childBuf[i] = classOf(childBuf[i]);
         }
         long shapeH = Shapes.hash(g.wordsOf(node), s, node);
         long h = ClassTable.fullHash(shapeH, childBuf, n);

@@ -38,8 +38,12 @@ final class SccFinder {
         // components on it, far fewer than n nodes in type graphs (n int arrays each would be
         // 60 MB on a link of 7 M types)
         int[] stack = new int[Math.min(n, 1024)];
+        // per open call: its node, the word of its next reference, the references left, and
+        // the distance between references (read from the graph's words, not an adjacency array)
         int[] callNode = new int[Math.min(n, 1024)];
-        int[] callEdge = new int[Math.min(n, 1024)];
+        int[] callSlot = new int[callNode.length];
+        int[] callLeft = new int[callNode.length];
+        int[] callStride = new int[callNode.length];
         int counter = 0;
         for (int root = 0; root < n; root++) {
             if (index[root] != 0 || (roots != null && !roots.get(root))) {
@@ -49,14 +53,16 @@ final class SccFinder {
             int csp = 0;
             index[root] = low[root] = ++counter;
             stack[sp++] = root;
-            callNode[csp] = root;
-            callEdge[csp++] = 0;
+            open(g, root + first, callNode, callSlot, callLeft, callStride, csp++);
             while (csp > 0) {
-                int v = callNode[csp - 1];
-                int e = callEdge[csp - 1];
-                if (e < g.childCount(v + first)) {
-                    callEdge[csp - 1] = e + 1;
-                    int w = g.child(v + first, e) - first;
+                int top = csp - 1;
+                int v = callNode[top];
+                int left = callLeft[top];
+                if (left > 0) {
+                    int slot = callSlot[top];
+                    callLeft[top] = left - 1;
+                    callSlot[top] = slot + callStride[top];
+                    int w = g.ref(slot) - first;
                     if (w < 0) {
                         continue;
                     }
@@ -66,13 +72,15 @@ final class SccFinder {
                             stack = java.util.Arrays.copyOf(stack, grow(stack.length, n));
                         }
                         if (csp == callNode.length) {
-                            callNode = java.util.Arrays.copyOf(callNode, grow(callNode.length, n));
-                            callEdge = java.util.Arrays.copyOf(callEdge, callNode.length);
+                            int len = grow(callNode.length, n);
+                            callNode = java.util.Arrays.copyOf(callNode, len);
+                            callSlot = java.util.Arrays.copyOf(callSlot, len);
+                            callLeft = java.util.Arrays.copyOf(callLeft, len);
+                            callStride = java.util.Arrays.copyOf(callStride, len);
                         }
                         index[w] = low[w] = ++counter;
                         stack[sp++] = w;
-                        callNode[csp] = w;
-                        callEdge[csp++] = 0;
+                        open(g, w + first, callNode, callSlot, callLeft, callStride, csp++);
                     } else if (iw != DONE && iw < low[v]) {
                         low[v] = iw;
                     }
@@ -97,6 +105,17 @@ final class SccFinder {
                     }
                 }
             }
+        }
+    }
+
+    /** Opens the call for {@code node} at depth {@code at}. */
+    private static void open(WorkGraph g, int node, int[] callNode, int[] callSlot, int[] callLeft, int[] callStride, int at) {
+        int count = g.childCount(node);
+        callNode[at] = node - g.firstId;
+        callLeft[at] = count;
+        if (count > 0) {
+            callSlot[at] = g.childSlot(node);
+            callStride[at] = g.childStride(node);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.btfkit.dedup;
 
 import io.btfkit.core.TypeRefs;
+import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
 
 /**
  * The type graph a dedup pass works on: own nodes with ids from {@code firstId}; ids below
@@ -13,81 +14,117 @@ import io.btfkit.core.TypeRefs;
  * After them come "extra" nodes that stand for something outside the window (a declaration
  * atom, another part's type): three words each, no references.
  *
- * <p>The referenced ids of every node are laid out once as adjacency arrays, so the hot loops
- * (component search, hash-consing, matching) read a node's children without decoding its
- * kind, and a pass can see references rewritten (to atoms, placeholders) without touching the
- * shared words: shapes never include referenced ids ({@link Shapes}).
+ * <p>A node's children are read from its type-id fields in place (they are evenly spaced,
+ * {@link TypeRefs#firstTypeIdSlot}) and rewritten on the way, never stored: a reference to a
+ * named tag goes to its atom when the graph has atoms ({@link #setAtoms}), one to a type of
+ * another part of the same encoding goes to that type's placeholder ({@link #addPlaceholders}).
+ * An adjacency array would cost as much memory as the references themselves — 24 MB for the
+ * 4.4 M references of a 300-unit link — in each of the two passes. Shapes never include
+ * referenced ids ({@link Shapes}), so nothing else sees the rewriting.
  */
 final class WorkGraph {
     /** Words per extra node. */
     static final int EXTRA_WORDS = 3;
 
-    /** Rewrites a reference of a real node while the edges are laid out. */
-    interface RefMap {
-        int map(int ref);
-    }
-
     private final int[] words;
     private final int[] starts;
     private final int startBase;
     private final int real;
-    private int[] extraWords = new int[0];
     final int firstId;
     final int[] extClass;
-    private final int[] edgeStart;
-    private final int[] edges;
+    /** Ids from here on are types of the same encoding (this window or other parts); below: external. */
+    private final int encodingFirst;
+    private final int ownEnd;
+
+    private int[] extraWords = new int[0];
+    /** Atom index of each type of the encoding (from {@code encodingFirst}), -1 if none; null: no atoms. */
+    private int[] atomOfType;
+    /** Atom index of each external id, -1 if none; null: none. */
+    private int[] atomOfExternal;
+    /** Node id of atom 0. */
+    private int atomBase;
+    /** Placeholder node of each referenced type of another part. */
+    private Int2IntOpenHashMap placeholderOf;
 
     /** All of {@code starts}' types as own nodes, references as written. */
     WorkGraph(int[] words, int[] starts, int firstId, int[] extClass) {
-        this(words, starts, 0, starts.length - 1, firstId, extClass, ref -> ref);
+        this(words, starts, 0, starts.length - 1, firstId, firstId, extClass);
     }
 
     /**
      * Own nodes: the {@code real} types of {@code words} starting at index {@code startBase} of
-     * {@code starts} (then the extra nodes {@link #setExtras} adds); every reference of a real
-     * node is passed through {@code refs}.
+     * {@code starts}, whose first type has id {@code encodingFirst} (ids below it are external),
+     * then the extra nodes added by {@link #setAtoms} and {@link #addPlaceholders}.
      */
-    WorkGraph(int[] words, int[] starts, int startBase, int real, int firstId, int[] extClass, RefMap refs) {
+    WorkGraph(int[] words, int[] starts, int startBase, int real, int firstId, int encodingFirst, int[] extClass) {
         this.words = words;
         this.starts = starts;
         this.startBase = startBase;
         this.real = real;
         this.firstId = firstId;
+        this.encodingFirst = encodingFirst;
+        this.ownEnd = firstId + real;
         this.extClass = extClass;
-        edgeStart = new int[real + 1];
-        long total = 0;
-        for (int i = 0; i < real; i++) {
-            edgeStart[i] = (int) total;
-            total += TypeRefs.typeIdCount(words, starts[startBase + i]);
-        }
-        if (total > Integer.MAX_VALUE - 16) {
-            throw new io.btfkit.core.BtfException("too many references to deduplicate: " + total);
-        }
-        edgeStart[real] = (int) total;
-        edges = new int[(int) total];
-        for (int i = 0; i < real; i++) {
-            int s = starts[startBase + i];
-            int at = edgeStart[i];
-            int count = edgeStart[i + 1] - at;
-            for (int k = 0; k < count; k++) {
-                edges[at + k] = refs.map(words[TypeRefs.typeIdSlot(words, s, k)]);
-            }
-        }
     }
 
     /**
-     * Adds the extra nodes (their words, {@link #EXTRA_WORDS} each), known once the references
-     * are laid out; called once, before the graph is used.
+     * References to named tags go to atoms: type {@code t} of the encoding to atom
+     * {@code atomOfType[t - encodingFirst]}, external {@code e} to {@code atomOfExternal[e]}
+     * (-1: not a tag). {@code atomWords} ({@link #EXTRA_WORDS} per atom) become the first extra
+     * nodes. Called before {@link #addPlaceholders}.
      */
-    void setExtras(int[] extraWords) {
-        this.extraWords = extraWords;
+    void setAtoms(int[] atomOfType, int[] atomOfExternal, int[] atomWords) {
+        this.atomOfType = atomOfType;
+        this.atomOfExternal = atomOfExternal;
+        this.atomBase = ownEnd + extraWords.length / EXTRA_WORDS;
+        appendExtras(atomWords);
     }
 
-    /** Rewrites the references laid out (a second numbering pass of the caller). */
-    void remapEdges(RefMap refs) {
-        for (int i = 0; i < edges.length; i++) {
-            edges[i] = refs.map(edges[i]);
+    /**
+     * Gives every type of another part that a real node references (after atoms) a placeholder
+     * node, an extra node of {@code kind} equal to nothing else; returns their targets in
+     * placeholder order.
+     */
+    int[] addPlaceholders(int kind) {
+        Int2IntOpenHashMap of = new Int2IntOpenHashMap();
+        of.defaultReturnValue(-1);
+        it.unimi.dsi.fastutil.ints.IntArrayList targets = new it.unimi.dsi.fastutil.ints.IntArrayList();
+        int next = ownEnd + extraWords.length / EXTRA_WORDS;
+        for (int i = 0; i < real; i++) {
+            int s = starts[startBase + i];
+            int n = TypeRefs.typeIdCount(words, s);
+            int slot = TypeRefs.firstTypeIdSlot(words, s);
+            int stride = TypeRefs.typeIdStride(words, s);
+            for (int k = 0; k < n; k++, slot += stride) {
+                int ref = words[slot];
+                if (ref >= encodingFirst && (ref < firstId || ref >= ownEnd) && atomOf(ref) < 0 && of.get(ref) < 0) {
+                    of.put(ref, next + targets.size());
+                    targets.add(ref);
+                }
+            }
         }
+        if (!targets.isEmpty()) {
+            placeholderOf = of;
+            int[] w = new int[EXTRA_WORDS * targets.size()];
+            for (int k = 0; k < targets.size(); k++) {
+                w[EXTRA_WORDS * k + 1] = io.btfkit.core.Kind.info(kind, 0, false);
+            }
+            appendExtras(w);
+        }
+        return targets.toIntArray();
+    }
+
+    private int atomOf(int ref) {
+        if (ref >= encodingFirst) {
+            return atomOfType == null ? -1 : atomOfType[ref - encodingFirst];
+        }
+        return atomOfExternal == null ? -1 : atomOfExternal[ref];
+    }
+
+    private void appendExtras(int[] more) {
+        int[] all = java.util.Arrays.copyOf(extraWords, extraWords.length + more.length);
+        System.arraycopy(more, 0, all, extraWords.length, more.length);
+        extraWords = all;
     }
 
     int size() {
@@ -96,7 +133,7 @@ final class WorkGraph {
 
     /** Words holding {@code node}'s encoding, from {@link #start}. */
     int[] wordsOf(int node) {
-        return node - firstId < real ? words : extraWords;
+        return node < ownEnd ? words : extraWords;
     }
 
     int start(int node) {
@@ -111,12 +148,46 @@ final class WorkGraph {
     }
 
     int childCount(int node) {
-        int i = node - firstId;
-        return i < real ? edgeStart[i + 1] - edgeStart[i] : 0;
+        return node < ownEnd ? TypeRefs.typeIdCount(words, starts[startBase + node - firstId]) : 0;
     }
 
     int child(int node, int i) {
-        return edges[edgeStart[node - firstId] + i];
+        int s = starts[startBase + node - firstId];
+        return ref(TypeRefs.typeIdSlot(words, s, i));
+    }
+
+    /** Word index of the first reference of real node {@code node} (see {@link #childStride}). */
+    int childSlot(int node) {
+        return TypeRefs.firstTypeIdSlot(words, starts[startBase + node - firstId]);
+    }
+
+    /** Words between consecutive references of real node {@code node}. */
+    int childStride(int node) {
+        return TypeRefs.typeIdStride(words, starts[startBase + node - firstId]);
+    }
+
+    /** The node referenced by the type-id field at word {@code slot}, rewritten. */
+    int ref(int slot) {
+        int ref = words[slot];
+        if (ref < encodingFirst) {
+            if (atomOfExternal != null) {
+                int a = atomOfExternal[ref];
+                if (a >= 0) {
+                    return atomBase + a;
+                }
+            }
+            return ref;
+        }
+        if (atomOfType != null) {
+            int a = atomOfType[ref - encodingFirst];
+            if (a >= 0) {
+                return atomBase + a;
+            }
+        }
+        if (ref >= firstId && ref < ownEnd) {
+            return ref;
+        }
+        return placeholderOf.get(ref);
     }
 
     /** Class of an external node. */
