@@ -34,10 +34,10 @@ final class ClassTable {
     private int[] childKey = new int[256];
     private int[] childStart = new int[65];
     private int childUsed;
-    private final HashIndex fullIndex = new HashIndex();
-    private final Long2IntOpenHashMap shapeHead = new Long2IntOpenHashMap();
+    private HashIndex fullIndex = new HashIndex();
+    private Long2IntOpenHashMap shapeHead = new Long2IntOpenHashMap();
     /** Number of this layer's classes per shape hash (chains of anonymous pointers are long). */
-    private final Long2IntOpenHashMap shapeCount = new Long2IntOpenHashMap();
+    private Long2IntOpenHashMap shapeCount = new Long2IntOpenHashMap();
 
     ClassTable(ClassTable parent, WorkGraph graph) {
         this.parent = parent;
@@ -46,6 +46,24 @@ final class ClassTable {
         this.nodeClass = new int[graph.size()];
         Arrays.fill(nodeClass, NONE);
         shapeHead.defaultReturnValue(NONE);
+    }
+
+    /**
+     * Drops everything but the node-to-class map, once a layer's classes have been copied into
+     * a union graph ({@link PartitionRun}): a part's hash indexes and class columns are tens of
+     * MB on a link of millions of types, and the union step would otherwise hold them too.
+     * Afterwards only {@link #nodeClass}, {@link #classOfNode} and the class count answer.
+     */
+    void keepOnlyNodeClasses() {
+        rep = null;
+        fullHash = null;
+        shapeHash = null;
+        nextShape = null;
+        childKey = null;
+        childStart = null;
+        fullIndex = null;
+        shapeHead = null;
+        shapeCount = null;
     }
 
     ClassTable parent() {

@@ -243,6 +243,7 @@ public final class Deduplicator {
         });
         PartitionRun run = PartitionRun.partition(Arrays.asList(graphs), null, baseLayer,
                 new PartitionRun.Cross(real, real, targets));
+        run.table.keepOnlyNodeClasses(); // (only classes are read from here on)
         int[] cls = new int[n];
         java.util.stream.IntStream.range(0, parts.length - 1).parallel().forEach(p -> {
             for (int i = parts[p]; i < parts[p + 1]; i++) {

@@ -69,6 +69,9 @@ final class PartitionRun {
             offset[i + 1] = offset[i] + layers[i].ownClassCount();
         }
         ClassTable union = new ClassTable(baseLayer, unionGraph(layers, offset, b, cross));
+        for (ClassTable t : layers) {
+            t.keepOnlyNodeClasses();
+        }
         timer.lap("union graph(" + offset[p] + ")");
         new Partitioner(union).run();
         timer.lap("union(" + union.ownClassCount() + ")");
