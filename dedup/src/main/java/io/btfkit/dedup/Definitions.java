@@ -115,30 +115,39 @@ final class Definitions {
     /**
      * The "cut": one atom per (name, tag kind) that a type of the encoding or of the base is, so
      * that every reference to a named tag goes to its atom — a declaration-like node (a FWD, or
-     * an enum without values) carrying just the name. Atoms are numbered in id order, types of
-     * the base first; the parts' graphs all share the numbering.
+     * an enum without values) carrying just the name. Atoms are numbered base types first (in
+     * order of reference), then in id order; the parts' graphs all share the numbering.
      */
     private static final class Atoms {
         final int[] ofType;
-        final int[] ofExternal;
+        final Int2IntOpenHashMap ofExternal;
         final int[] words;
 
         Atoms(int[] w, int[] starts, BaseIndex base) {
             Long2IntOpenHashMap atomOf = new Long2IntOpenHashMap();
             atomOf.defaultReturnValue(-1);
             it.unimi.dsi.fastutil.ints.IntArrayList keys = new it.unimi.dsi.fastutil.ints.IntArrayList();
+            int n = starts.length - 1;
             if (base != null) {
+                // only the base types referenced: a split dedup of a small module must not pay
+                // for the whole base (thousands of modules share one)
                 int[] bw = base.base().words();
                 int[] bs = base.base().starts();
-                ofExternal = new int[bs.length];
-                ofExternal[0] = -1;
-                for (int id = 1; id < ofExternal.length; id++) {
-                    ofExternal[id] = atom(bw, bs[id - 1], atomOf, keys);
+                ofExternal = new Int2IntOpenHashMap();
+                ofExternal.defaultReturnValue(-1);
+                for (int i = 0; i < n; i++) {
+                    int s = starts[i];
+                    int count = TypeRefs.typeIdCount(w, s);
+                    for (int k = 0, slot = TypeRefs.firstTypeIdSlot(w, s); k < count; k++, slot += TypeRefs.typeIdStride(w, s)) {
+                        int ref = w[slot];
+                        if (ref > 0 && ref < bs.length && !ofExternal.containsKey(ref)) {
+                            ofExternal.put(ref, atom(bw, bs[ref - 1], atomOf, keys));
+                        }
+                    }
                 }
             } else {
                 ofExternal = null;
             }
-            int n = starts.length - 1;
             ofType = new int[n];
             for (int i = 0; i < n; i++) {
                 ofType[i] = atom(w, starts[i], atomOf, keys);

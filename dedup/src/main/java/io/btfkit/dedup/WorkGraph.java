@@ -39,8 +39,8 @@ final class WorkGraph {
     private int[] extraWords = new int[0];
     /** Atom index of each type of the encoding (from {@code encodingFirst}), -1 if none; null: no atoms. */
     private int[] atomOfType;
-    /** Atom index of each external id, -1 if none; null: none. */
-    private int[] atomOfExternal;
+    /** Atom index of each external id referenced, -1 if none; null: none. */
+    private Int2IntOpenHashMap atomOfExternal;
     /** Node id of atom 0. */
     private int atomBase;
     /** Placeholder node of each referenced type of another part. */
@@ -69,11 +69,11 @@ final class WorkGraph {
 
     /**
      * References to named tags go to atoms: type {@code t} of the encoding to atom
-     * {@code atomOfType[t - encodingFirst]}, external {@code e} to {@code atomOfExternal[e]}
-     * (-1: not a tag). {@code atomWords} ({@link #EXTRA_WORDS} per atom) become the first extra
+     * {@code atomOfType[t - encodingFirst]}, external {@code e} to {@code atomOfExternal.get(e)}
+     * (-1: not a tag; the map holds every external id referenced). {@code atomWords} ({@link #EXTRA_WORDS} per atom) become the first extra
      * nodes. Called before {@link #addPlaceholders}.
      */
-    void setAtoms(int[] atomOfType, int[] atomOfExternal, int[] atomWords) {
+    void setAtoms(int[] atomOfType, Int2IntOpenHashMap atomOfExternal, int[] atomWords) {
         this.atomOfType = atomOfType;
         this.atomOfExternal = atomOfExternal;
         this.atomBase = ownEnd + extraWords.length / EXTRA_WORDS;
@@ -118,7 +118,7 @@ final class WorkGraph {
         if (ref >= encodingFirst) {
             return atomOfType == null ? -1 : atomOfType[ref - encodingFirst];
         }
-        return atomOfExternal == null ? -1 : atomOfExternal[ref];
+        return atomOfExternal == null ? -1 : atomOfExternal.get(ref);
     }
 
     private void appendExtras(int[] more) {
@@ -171,7 +171,7 @@ final class WorkGraph {
         int ref = words[slot];
         if (ref < encodingFirst) {
             if (atomOfExternal != null) {
-                int a = atomOfExternal[ref];
+                int a = atomOfExternal.get(ref);
                 if (a >= 0) {
                     return atomBase + a;
                 }
