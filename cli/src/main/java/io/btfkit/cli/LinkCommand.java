@@ -157,6 +157,7 @@ final class LinkCommand implements Callable<Integer> {
             return null;
         }
         int[][] read = new int[n][];
+        java.util.Queue<byte[]> buffers = new java.util.concurrent.ConcurrentLinkedQueue<>();
         Deduplicator.UnitSource source = new Deduplicator.UnitSource() {
             @Override
             public int size() {
@@ -170,10 +171,15 @@ final class LinkCommand implements Callable<Integer> {
 
             @Override
             public Btf read(int k) {
-                LoadedInput li = Inputs.load(inputs.get(k), baseBtf);
-                Btf u = li.units().get(0);
-                if (li.source() != LoadedInput.Source.RAW || li.units().size() != 1 || u.typeSectionBytes() != sizes[k]
-                        || (!asWritten && GccNormalizer.isGccEncoded(u))) {
+                Btf u = Inputs.readRawReusing(inputs.get(k), baseBtf, buffers);
+                if (u == null) {
+                    LoadedInput li = Inputs.load(inputs.get(k), baseBtf);
+                    if (li.source() != LoadedInput.Source.RAW || li.units().size() != 1) {
+                        throw new NotStreamable();
+                    }
+                    u = li.units().get(0);
+                }
+                if (u.typeSectionBytes() != sizes[k] || (!asWritten && GccNormalizer.isGccEncoded(u))) {
                     throw new NotStreamable();
                 }
                 read[k] = new int[] {u.firstId(), u.typeCount()};

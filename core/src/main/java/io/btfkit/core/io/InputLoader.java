@@ -86,6 +86,17 @@ public final class InputLoader {
     }
 
     /**
+     * The one raw BTF blob in the first {@code len} bytes of {@code data} (zero padding may
+     * follow it), read exactly as {@link #load} reads a raw file; nothing read keeps a reference
+     * to {@code data}, so the caller may reuse it as a buffer.
+     *
+     * @throws BtfFormatException when those bytes are not one well-formed blob
+     */
+    public static Btf readOneBlob(byte[] data, int len, Btf base) {
+        return readBlob(data, 0, len, base);
+    }
+
+    /**
      * Every BTF blob of {@code data}, in order: one for ordinary raw BTF (read exactly as
      * {@link #readRaw} does), several when blobs follow each other (possibly after zero
      * padding). Anything after the last blob other than zero bytes is an error.
@@ -164,7 +175,7 @@ public final class InputLoader {
         try {
             BtfHeader h = BtfHeader.parse(data, off, len);
             long at = off + h.hdrLen() + h.strOff();
-            return h.strLen() > 0 && at < data.length && data[(int) at] == 0;
+            return h.strLen() > 0 && at < off + len && data[(int) at] == 0;
         } catch (BtfFormatException e) {
             return false;
         }
