@@ -36,8 +36,11 @@ final class ClassTable {
     private int childUsed;
     private HashIndex fullIndex = new HashIndex();
     private Long2IntOpenHashMap shapeHead = new Long2IntOpenHashMap();
-    /** Number of this layer's classes per shape hash (chains of anonymous pointers are long). */
-    private Long2IntOpenHashMap shapeCount = new Long2IntOpenHashMap();
+    /**
+     * Length of the shape chain from each class on (the head's is the layer's number of classes
+     * of that shape: chains of anonymous pointers are long, and a count is asked per member).
+     */
+    private int[] chainLength = new int[64];
 
     ClassTable(ClassTable parent, WorkGraph graph) {
         this.parent = parent;
@@ -63,7 +66,7 @@ final class ClassTable {
         childStart = null;
         fullIndex = null;
         shapeHead = null;
-        shapeCount = null;
+        chainLength = null;
     }
 
     ClassTable parent() {
@@ -115,13 +118,15 @@ final class ClassTable {
             fullHash = Arrays.copyOf(fullHash, n);
             shapeHash = Arrays.copyOf(shapeHash, n);
             nextShape = Arrays.copyOf(nextShape, n);
+            chainLength = Arrays.copyOf(chainLength, n);
             childStart = Arrays.copyOf(childStart, n + 1);
         }
         int i = size++;
         rep[i] = repNode;
         shapeHash[i] = shapeH;
-        nextShape[i] = shapeHead.put(shapeH, first + i);
-        shapeCount.addTo(shapeH, 1);
+        int next = shapeHead.put(shapeH, first + i);
+        nextShape[i] = next;
+        chainLength[i] = next == NONE ? 1 : chainLength[next - first] + 1;
         return first + i;
     }
 
@@ -192,7 +197,8 @@ final class ClassTable {
     int shapeCandidates(long h) {
         int count = 0;
         for (ClassTable t = this; t != null; t = t.parent) {
-            count += t.shapeCount.get(h);
+            int head = t.shapeHead.get(h);
+            count += head == NONE ? 0 : t.chainLength[head - t.first];
         }
         return count;
     }

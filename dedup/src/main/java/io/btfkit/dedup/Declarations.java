@@ -53,14 +53,27 @@ final class Declarations {
                 .map(u -> resolveWithinUnit(m, m.inputFirst[u], m.inputFirst[u + 1], aliasTarget)).sum();
     }
 
-    private static int resolveWithinUnit(Merger.Merged m, int from, int to, int[] aliasTarget) {
-        int[] w = m.words;
-        int[] st = m.starts;
-        int first = m.firstId;
+    /**
+     * Per thread, the name maps of {@link #resolveWithinUnit}, reused from unit to unit: thousands
+     * of units would otherwise each grow two maps from scratch (tens of MB of garbage).
+     */
+    private static final ThreadLocal<Int2IntOpenHashMap[]> UNIT_MAPS = ThreadLocal.withInitial(() -> {
         Int2IntOpenHashMap composites = new Int2IntOpenHashMap();
         Int2IntOpenHashMap enums = new Int2IntOpenHashMap();
         composites.defaultReturnValue(Names.ABSENT);
         enums.defaultReturnValue(Names.ABSENT);
+        return new Int2IntOpenHashMap[] {composites, enums};
+    });
+
+    private static int resolveWithinUnit(Merger.Merged m, int from, int to, int[] aliasTarget) {
+        int[] w = m.words;
+        int[] st = m.starts;
+        int first = m.firstId;
+        Int2IntOpenHashMap[] maps = UNIT_MAPS.get();
+        Int2IntOpenHashMap composites = maps[0];
+        Int2IntOpenHashMap enums = maps[1];
+        composites.clear();
+        enums.clear();
         boolean anyDecl = false;
         for (int id = from; id < to; id++) {
             int s = st[id - first];

@@ -333,7 +333,8 @@ final class Merger {
      */
     private static UnitStrings number(int[] words, int w, int[] is, int from, int to, StringTable strings,
                                       boolean keepBase) {
-        UnitStrings us = new UnitStrings(strings, keepBase);
+        // about one string per 16 bytes of the string section, at most two per type
+        UnitStrings us = new UnitStrings(strings, keepBase, (int) Math.min(strings.length() / 16L, 2L * (to - from)) + 16);
         int[] seen = us.scratch();
         for (int i = from; i < to; i++) {
             int s = w + is[i];
@@ -362,7 +363,7 @@ final class Merger {
         private final StringTable st;
         private final boolean keepBase;
         private final int ownStart;
-        private final it.unimi.dsi.fastutil.ints.IntArrayList order = new it.unimi.dsi.fastutil.ints.IntArrayList();
+        private final it.unimi.dsi.fastutil.ints.IntArrayList order;
         /** Strings of the first input that a split input of a standalone merge uses: offset to ordinal. */
         private it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap baseOrdinal;
         private int[] canonical;
@@ -371,7 +372,9 @@ final class Merger {
         /** {@link #bytesNeeded()}, computed by the (parallel) copy. */
         long bytesNeeded;
 
-        UnitStrings(StringTable st, boolean keepBase) {
+        /** {@code expected}: about how many strings (sized once rather than grown from ten). */
+        UnitStrings(StringTable st, boolean keepBase, int expected) {
+            this.order = new it.unimi.dsi.fastutil.ints.IntArrayList(expected);
             this.st = st;
             this.keepBase = keepBase;
             this.ownStart = st.start();
