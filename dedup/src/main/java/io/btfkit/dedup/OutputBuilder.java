@@ -91,12 +91,16 @@ final class OutputBuilder {
             int len = starts[i + 1] - s;
             System.arraycopy(words, s, out, w, len);
             outStarts[t++] = w;
-            TypeRefs.forEachTypeIdSlot(out, w, slot -> {
+            // (plain loops over the fields, here and below: a capturing lambda per type was
+            // most of this phase's time on C1)
+            int count = TypeRefs.typeIdCount(out, w);
+            for (int k = 0, slot = TypeRefs.firstTypeIdSlot(out, w), stride = TypeRefs.typeIdStride(out, w); k < count;
+                    k++, slot += stride) {
                 int ref = out[slot];
                 if (ref >= first) {
                     out[slot] = outId[ref - first];
                 }
-            });
+            }
             w += len;
         }
         outStarts[kept] = w;
@@ -112,36 +116,54 @@ final class OutputBuilder {
             outPool.add(new byte[0]);
             newOff[0] = 0;
         }
-        java.util.function.IntConsumer place = off -> {
-            if (off >= stringStart && !(standalone && off == 0) && newOff[off - stringStart] < 0) {
-                int p = off - stringStart;
-                int e = p;
-                while (pb[e] != 0) {
-                    e++;
-                }
-                newOff[p] = outPool.appendUnique(pb, p, e - p);
-            }
-        };
+        java.util.function.IntConsumer place = off -> place(off, pb, newOff, outPool, stringStart, standalone);
         for (int k = 0; k < kept; k++) {
-            TypeRefs.forEachStringSlot(out, outStarts[k], slot -> place.accept(out[slot]));
+            int s = outStarts[k];
+            place(out[s], pb, newOff, outPool, stringStart, standalone);
+            for (int slot = s + 3, stride = TypeRefs.memberNameStride(out, s), end = memberNamesEnd(out, s, stride);
+                    slot < end; slot += stride) {
+                place(out[slot], pb, newOff, outPool, stringStart, standalone);
+            }
         }
         if (m.ext != null) {
             m.ext.forEachStringOffset(place);
         }
         for (int k = 0; k < kept; k++) {
-            TypeRefs.forEachStringSlot(out, outStarts[k], slot -> {
-                int off = out[slot];
-                if (off >= stringStart && !(standalone && off == 0)) {
-                    out[slot] = stringStart + newOff[off - stringStart];
-                }
-            });
+            int s = outStarts[k];
+            out[s] = placed(out[s], newOff, stringStart, standalone);
+            for (int slot = s + 3, stride = TypeRefs.memberNameStride(out, s), end = memberNamesEnd(out, s, stride);
+                    slot < end; slot += stride) {
+                out[slot] = placed(out[slot], newOff, stringStart, standalone);
+            }
         }
         StringTable strings = new StringTable(m.base == null ? null : m.base.strings(), outPool.toByteArray());
         BtfExt ext = m.ext == null ? null : m.ext.remap(
                 id -> id >= first ? outId[id - first] : id,
-                off -> off >= stringStart && !(standalone && off == 0) ? stringStart + newOff[off - stringStart] : off);
+                off -> placed(off, newOff, stringStart, standalone));
         Btf result = new Btf(m.base, out, outStarts, strings, format);
         return new DedupResult(result, ext, outId, m.inputFirst, first, rounds);
+    }
+
+    /** One past the last member/enumerator/parameter name slot of the type at {@code s}. */
+    private static int memberNamesEnd(int[] w, int s, int stride) {
+        return stride == 0 ? s + 3 : s + 3 + stride * io.btfkit.core.Kind.vlenOf(w[s + 1]);
+    }
+
+    /** Gives the canonical string at {@code off} its output offset, if it has none yet. */
+    private static void place(int off, byte[] pb, int[] newOff, StringPool outPool, int stringStart, boolean standalone) {
+        if (off >= stringStart && !(standalone && off == 0) && newOff[off - stringStart] < 0) {
+            int p = off - stringStart;
+            int e = p;
+            while (pb[e] != 0) {
+                e++;
+            }
+            newOff[p] = outPool.appendUnique(pb, p, e - p);
+        }
+    }
+
+    /** The output offset of canonical string offset {@code off}. */
+    private static int placed(int off, int[] newOff, int stringStart, boolean standalone) {
+        return off >= stringStart && !(standalone && off == 0) ? stringStart + newOff[off - stringStart] : off;
     }
 
     private static boolean isKept(int[] fin, int[] repOf, int lfirst, int i) {
