@@ -26,23 +26,42 @@ final class ClassTable {
     final int[] nodeClass;
 
     private int size;
-    private int[] rep = new int[64];
-    private long[] fullHash = new long[64];
-    private long[] shapeHash = new long[64];
-    private int[] nextShape = new int[64];
+    private int[] rep;
+    private long[] fullHash;
+    private long[] shapeHash;
+    private int[] nextShape;
     /** The children's classes of every class, contiguous (one cache line to confirm a hit). */
-    private int[] childKey = new int[256];
-    private int[] childStart = new int[65];
+    private int[] childKey;
+    private int[] childStart;
     private int childUsed;
-    private HashIndex fullIndex = new HashIndex();
-    private Long2IntOpenHashMap shapeHead = new Long2IntOpenHashMap();
+    private HashIndex fullIndex;
+    private Long2IntOpenHashMap shapeHead;
     /**
      * Length of the shape chain from each class on (the head's is the layer's number of classes
      * of that shape: chains of anonymous pointers are long, and a count is asked per member).
      */
-    private int[] chainLength = new int[64];
+    private int[] chainLength;
 
     ClassTable(ClassTable parent, WorkGraph graph) {
+        this(parent, graph, 64);
+    }
+
+    /**
+     * @param expected about how many classes the layer will have (its columns and indexes are
+     *                 sized for that many, and grow past it): a union graph's node count, whose
+     *                 classes are most of its nodes, spares it the growing
+     */
+    ClassTable(ClassTable parent, WorkGraph graph, int expected) {
+        int cap = Math.max(64, expected);
+        rep = new int[cap];
+        fullHash = new long[cap];
+        shapeHash = new long[cap];
+        nextShape = new int[cap];
+        chainLength = new int[cap];
+        childStart = new int[cap + 1];
+        childKey = new int[4 * cap];
+        fullIndex = new HashIndex(expected);
+        shapeHead = new Long2IntOpenHashMap(expected);
         this.parent = parent;
         this.first = parent == null ? 1 : parent.classCount();
         this.graph = graph;

@@ -6,9 +6,20 @@ package io.btfkit.dedup;
  * Equal hashes are kept as separate entries; callers confirm every candidate.
  */
 final class HashIndex {
-    private long[] slots = new long[2 * 1024];
-    private int mask = 1023;
+    private long[] slots;
+    private int mask;
     private int size;
+
+    HashIndex() {
+        this(512);
+    }
+
+    /** An index that holds {@code expected} entries without growing. */
+    HashIndex(int expected) {
+        int cap = Integer.highestOneBit(Math.max(1024, 2 * expected - 1)) << 1;
+        slots = new long[2 * cap];
+        mask = cap - 1;
+    }
 
     /** Adds an entry (duplicate hashes allowed). */
     void add(long hash, int value) {

@@ -24,29 +24,20 @@ final class OutputBuilder {
                              int lfirst, int rounds) {
         int n = cls.length;
         int first = m.firstId;
-        // final class of every own node, aliases followed
+        io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
+        // final class of every own node, aliases followed (each on its own: in parallel)
         int[] fin = new int[n];
-        for (int i = 0; i < n; i++) {
-            int j = i;
-            int c = -1;
-            for (int guard = 0; guard <= n; guard++) {
-                int t = aliasTarget[j];
-                if (t < 0) {
-                    c = cls[j];
-                    break;
-                }
-                if (t < first) {
-                    c = bi.classOfId[t];
-                    break;
-                }
-                j = t - first;
+        int[] chunkMax = new int[CHUNKS];
+        java.util.stream.IntStream.range(0, CHUNKS).parallel().forEach(k -> {
+            int max = 0;
+            for (int i = chunkStart(k, n); i < chunkStart(k + 1, n); i++) {
+                int c = finalClass(i, cls, aliasTarget, first, bi);
+                fin[i] = c;
+                max = Math.max(max, c);
             }
-            fin[i] = c;
-        }
-        int maxClass = lfirst;
-        for (int c : fin) {
-            maxClass = Math.max(maxClass, c + 1);
-        }
+            chunkMax[k] = max;
+        });
+        int maxClass = Math.max(lfirst, Arrays.stream(chunkMax).max().getAsInt() + 1);
         int[] repOf = new int[maxClass - lfirst];
         Arrays.fill(repOf, -1);
         for (int i = 0; i < n; i++) {
@@ -64,11 +55,14 @@ final class OutputBuilder {
             }
         }
         int[] outId = new int[n];
-        for (int i = 0; i < n; i++) {
-            int c = fin[i];
-            outId[i] = c >= lfirst ? outOfClass[c - lfirst] : c == 0 ? 0 : bi.minId[c];
-        }
+        java.util.stream.IntStream.range(0, CHUNKS).parallel().forEach(k -> {
+            for (int i = chunkStart(k, n); i < chunkStart(k + 1, n); i++) {
+                int c = fin[i];
+                outId[i] = c >= lfirst ? outOfClass[c - lfirst] : c == 0 ? 0 : bi.minId[c];
+            }
+        });
 
+        timer.lap("output ids");
         // kept types, references remapped; strings still canonical (pool offsets)
         int[] words = m.words;
         int[] starts = m.starts;
@@ -104,6 +98,7 @@ final class OutputBuilder {
             w += len;
         }
         outStarts[kept] = w;
+        timer.lap("output types");
 
         // the string section: the strings the output references, in first-reference order over
         // the output types, then .BTF.ext's (so that dedup is idempotent, see docs/DEDUP.md)
@@ -136,12 +131,40 @@ final class OutputBuilder {
                 out[slot] = placed(out[slot], newOff, stringStart, standalone);
             }
         }
+        timer.lap("output strings");
         StringTable strings = new StringTable(m.base == null ? null : m.base.strings(), outPool.toByteArray());
         BtfExt ext = m.ext == null ? null : m.ext.remap(
                 id -> id >= first ? outId[id - first] : id,
                 off -> placed(off, newOff, stringStart, standalone));
         Btf result = new Btf(m.base, out, outStarts, strings, format);
         return new DedupResult(result, ext, outId, m.inputFirst, first, rounds);
+    }
+
+    /**
+     * Independent per-type loops run as this many plain loops over ranges of the types, in
+     * parallel (a lambda per type, as {@code Arrays.parallelSetAll} calls, was slower than one
+     * thread on cold code).
+     */
+    private static final int CHUNKS = 8;
+
+    private static int chunkStart(int k, int n) {
+        return (int) ((long) n * k / CHUNKS);
+    }
+
+    /** Class of own node {@code i} after following its alias chain (to a class, or into the base). */
+    private static int finalClass(int i, int[] cls, int[] aliasTarget, int first, BaseIndex bi) {
+        int j = i;
+        for (int guard = 0; guard <= cls.length; guard++) {
+            int t = aliasTarget[j];
+            if (t < 0) {
+                return cls[j];
+            }
+            if (t < first) {
+                return bi.classOfId[t];
+            }
+            j = t - first;
+        }
+        return -1;
     }
 
     /** One past the last member/enumerator/parameter name slot of the type at {@code s}. */

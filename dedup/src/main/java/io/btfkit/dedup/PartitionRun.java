@@ -68,7 +68,8 @@ final class PartitionRun {
         for (int i = 0; i < p; i++) {
             offset[i + 1] = offset[i] + layers[i].ownClassCount();
         }
-        ClassTable union = new ClassTable(baseLayer, unionGraph(layers, offset, b, cross));
+        WorkGraph ug = unionGraph(layers, offset, b, cross);
+        ClassTable union = new ClassTable(baseLayer, ug, ug.size());
         for (ClassTable t : layers) {
             t.keepOnlyNodeClasses();
         }
