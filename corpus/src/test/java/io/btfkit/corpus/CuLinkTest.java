@@ -73,6 +73,33 @@ class CuLinkTest {
         }
     }
 
+    /**
+     * Partitioning in parts (one per core, references between them through placeholders, found
+     * among the redirected declarations) gives the bytes of partitioning everything at once.
+     */
+    @Test
+    void partsDoNotChangeTheResult() {
+        Btf vmlinux = BtfReader.read(TestData.bytes(TestData.vmlinux618()));
+        List<CuSplitter.Unit> units = new CuSplitter(vmlinux, 12, 11, 0.5).split();
+        List<Btf> inputs = new ArrayList<>();
+        units.forEach(u -> inputs.add(u.btf()));
+        byte[] whole = null;
+        try {
+            for (int parts : new int[] {1, 2, 5}) {
+                System.setProperty("btfkit.dedup.parts", Integer.toString(parts));
+                DedupResult r = Deduplicator.link(inputs, null, Deduplicator.Options.LINK);
+                byte[] out = BtfWriter.write(r.btf());
+                if (whole == null) {
+                    whole = out;
+                } else {
+                    assertTrue(java.util.Arrays.equals(whole, out), parts + " parts give other bytes than one");
+                }
+            }
+        } finally {
+            System.clearProperty("btfkit.dedup.parts");
+        }
+    }
+
     private static int countDeclarations(Btf b) {
         int n = 0;
         for (int id = 1; id < b.typeCount(); id++) {

@@ -186,17 +186,39 @@ final class Declarations {
         int[] w = m.words;
         int[] st = m.starts;
         int first = m.firstId;
-        java.util.stream.IntStream.range(0, st.length - 1).parallel().forEach(i -> {
-            int s = st[i];
-            int count = TypeRefs.typeIdCount(w, s);
-            for (int k = 0; k < count; k++) {
-                int slot = TypeRefs.typeIdSlot(w, s, k);
-                int ref = w[slot];
-                while (ref >= first && aliasTarget[ref - first] >= 0) {
-                    ref = aliasTarget[ref - first];
+        int[] inputFirst = m.inputFirst;
+        int[][] across = new int[inputFirst.length - 1][];
+        boolean cross = java.util.stream.IntStream.range(0, inputFirst.length - 1).parallel().map(u -> {
+            int lo = inputFirst[u];
+            int hi = inputFirst[u + 1];
+            it.unimi.dsi.fastutil.ints.IntArrayList out = null;
+            for (int i = lo - first; i < hi - first; i++) {
+                int s = st[i];
+                int count = TypeRefs.typeIdCount(w, s);
+                for (int k = 0, slot = TypeRefs.firstTypeIdSlot(w, s), stride = TypeRefs.typeIdStride(w, s); k < count;
+                        k++, slot += stride) {
+                    int ref = w[slot];
+                    if (ref < first || aliasTarget[ref - first] < 0) {
+                        continue;
+                    }
+                    while (ref >= first && aliasTarget[ref - first] >= 0) {
+                        ref = aliasTarget[ref - first];
+                    }
+                    w[slot] = ref;
+                    if (ref >= first && (ref < lo || ref >= hi)) {
+                        if (out == null) {
+                            out = new it.unimi.dsi.fastutil.ints.IntArrayList();
+                        }
+                        out.add(ref);
+                    }
                 }
-                w[slot] = ref;
             }
-        });
+            across[u] = out == null ? null : out.toIntArray();
+            return out == null ? 0 : 1;
+        }).max().orElse(0) > 0;
+        if (!m.crossInputRefs) {
+            m.redirectedAcross = across; // (else a part must be scanned whole anyway)
+        }
+        m.crossInputRefs |= cross;
     }
 }

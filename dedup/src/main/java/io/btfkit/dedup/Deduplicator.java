@@ -50,9 +50,11 @@ public final class Deduplicator {
     private static int[] parts(Merger.Merged m) {
         int n = m.starts.length - 1;
         int inputs = m.inputFirst.length - 1;
-        int cores = Runtime.getRuntime().availableProcessors();
+        // -Dbtfkit.dedup.parts=N forces N parts whatever the size (tests compare the results)
+        Integer forced = Integer.getInteger("btfkit.dedup.parts");
+        int cores = forced != null ? forced : Runtime.getRuntime().availableProcessors();
         int p = Math.min(cores, inputs);
-        if (p < 2 || n < 100_000) {
+        if (p < 2 || (n < 100_000 && forced == null)) {
             return new int[] {0, n};
         }
         int[] out = new int[p + 1];
@@ -195,7 +197,8 @@ public final class Deduplicator {
         }
         timer.lap("units");
         int[] parts = parts(m);
-        Definitions defs = Definitions.of(m.words, m.starts, first, baseIndex, false, parts);
+        Definitions defs = Definitions.of(m.words, m.starts, first, baseIndex, false, parts,
+                parts.length > 2 && m.crossInputRefs);
         timer.lap("definitions");
         java.util.function.IntUnaryOperator partOf = i -> {
             int p = Arrays.binarySearch(parts, i);

@@ -69,7 +69,7 @@ final class Definitions {
      * external ids resolve through {@code base} (null when standalone).
      */
     static Definitions of(int[] words, int[] starts, int first, BaseIndex base) {
-        return of(words, starts, first, base, false, new int[] {0, starts.length - 1});
+        return of(words, starts, first, base, false, new int[] {0, starts.length - 1}, false);
     }
 
     /**
@@ -77,8 +77,11 @@ final class Definitions {
      *                   rather than only named tags and their contents
      * @param partStart  own-node indexes where closed parts start, plus the end (partitioned in
      *                   parallel)
+     * @param mayCross   whether a type may reference a type of another part (otherwise no part
+     *                   is scanned for such references)
      */
-    static Definitions of(int[] words, int[] starts, int first, BaseIndex base, boolean everything, int[] partStart) {
+    static Definitions of(int[] words, int[] starts, int first, BaseIndex base, boolean everything, int[] partStart,
+                          boolean mayCross) {
         int parts = partStart.length - 1;
         int[] baseDef = base == null ? null : base.definitions.baseDefOfId();
         WorkGraph[] graphs = new WorkGraph[parts];
@@ -92,7 +95,7 @@ final class Definitions {
             int b = partStart[p + 1];
             WorkGraph g = new WorkGraph(words, starts, a, b - a, first + a, first, baseDef);
             g.setAtoms(atoms.ofType, atoms.ofExternal, atoms.words);
-            targets[p] = g.addPlaceholders(PartGraph.PLACEHOLDER_KIND);
+            targets[p] = mayCross ? g.addPlaceholders(PartGraph.PLACEHOLDER_KIND) : new int[0];
             graphs[p] = g;
             real[p] = g.size() - targets[p].length;
             ownCount[p] = b - a;

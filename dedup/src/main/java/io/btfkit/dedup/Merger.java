@@ -48,6 +48,17 @@ final class Merger {
         Btf.RawFormat format = Btf.RawFormat.CLASSIC;
         /** Whether any input was split. */
         boolean anySplit;
+        /**
+         * Whether a type may reference a type of another input: split inputs of a standalone
+         * merge reference the first input; {@link Declarations#redirect} may send a declaration
+         * to another input's definition. When false, graphs of whole inputs need no placeholders.
+         */
+        boolean crossInputRefs;
+        /**
+         * Per input, the references {@link Declarations#redirect} sent to another input's types
+         * (null: none), when those are the only references between inputs.
+         */
+        int[][] redirectedAcross;
 
         Merged(Btf base, int firstId, int[] words, int[] starts, byte[] pool, int stringStart, int[] inputFirst) {
             this.base = base;
@@ -252,6 +263,7 @@ final class Merger {
         merged.ext = canonicalExt;
         merged.format = k0 == 0 ? Btf.RawFormat.CLASSIC : units[0].format;
         merged.anySplit = Arrays.stream(units).anyMatch(u -> u.split);
+        merged.crossInputRefs = merged.anySplit && base == null;
         return merged;
     }
 

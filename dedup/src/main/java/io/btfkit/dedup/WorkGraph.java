@@ -86,32 +86,59 @@ final class WorkGraph {
      * placeholder order.
      */
     int[] addPlaceholders(int kind) {
-        Int2IntOpenHashMap of = new Int2IntOpenHashMap();
-        of.defaultReturnValue(-1);
-        it.unimi.dsi.fastutil.ints.IntArrayList targets = new it.unimi.dsi.fastutil.ints.IntArrayList();
-        int next = ownEnd + extraWords.length / EXTRA_WORDS;
+        Placeholders ph = new Placeholders();
         for (int i = 0; i < real; i++) {
             int s = starts[startBase + i];
             int n = TypeRefs.typeIdCount(words, s);
             int slot = TypeRefs.firstTypeIdSlot(words, s);
             int stride = TypeRefs.typeIdStride(words, s);
             for (int k = 0; k < n; k++, slot += stride) {
-                int ref = words[slot];
-                if (ref >= encodingFirst && (ref < firstId || ref >= ownEnd) && atomOf(ref) < 0 && of.get(ref) < 0) {
-                    of.put(ref, next + targets.size());
-                    targets.add(ref);
+                ph.consider(words[slot]);
+            }
+        }
+        return ph.add(kind);
+    }
+
+    /**
+     * {@link #addPlaceholders(int)} when the references that may leave the part are known: only
+     * {@code candidates} (references, in any order, repeats allowed) are considered.
+     */
+    int[] addPlaceholders(int kind, int[] candidates) {
+        Placeholders ph = new Placeholders();
+        for (int ref : candidates) {
+            ph.consider(ref);
+        }
+        return ph.add(kind);
+    }
+
+    /** The references to other parts found so far, numbered. */
+    private final class Placeholders {
+        final Int2IntOpenHashMap of = new Int2IntOpenHashMap();
+        final it.unimi.dsi.fastutil.ints.IntArrayList targets = new it.unimi.dsi.fastutil.ints.IntArrayList();
+        final int next = ownEnd + extraWords.length / EXTRA_WORDS;
+
+        Placeholders() {
+            of.defaultReturnValue(-1);
+        }
+
+        void consider(int ref) {
+            if (ref >= encodingFirst && (ref < firstId || ref >= ownEnd) && atomOf(ref) < 0 && of.get(ref) < 0) {
+                of.put(ref, next + targets.size());
+                targets.add(ref);
+            }
+        }
+
+        int[] add(int kind) {
+            if (!targets.isEmpty()) {
+                placeholderOf = of;
+                int[] w = new int[EXTRA_WORDS * targets.size()];
+                for (int k = 0; k < targets.size(); k++) {
+                    w[EXTRA_WORDS * k + 1] = io.btfkit.core.Kind.info(kind, 0, false);
                 }
+                appendExtras(w);
             }
+            return targets.toIntArray();
         }
-        if (!targets.isEmpty()) {
-            placeholderOf = of;
-            int[] w = new int[EXTRA_WORDS * targets.size()];
-            for (int k = 0; k < targets.size(); k++) {
-                w[EXTRA_WORDS * k + 1] = io.btfkit.core.Kind.info(kind, 0, false);
-            }
-            appendExtras(w);
-        }
-        return targets.toIntArray();
     }
 
     private int atomOf(int ref) {
