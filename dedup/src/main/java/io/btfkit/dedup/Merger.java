@@ -85,8 +85,13 @@ final class Merger {
         return merge(inputs, null, base, false);
     }
 
-    /** Inputs whose strings are interned per round; the pool grows between rounds. */
-    static final int ROUND = 64;
+    /**
+     * Inputs whose strings are interned per round; the pool grows between rounds. A round's
+     * inputs are alive until it ends, and what is alive at a young collection is copied into the
+     * old generation: 16 inputs (about 3 MB of a per-CU link) rather than 64 halved link300's
+     * young-collection time (38 -> 22 ms), at no cost on 3,000 units.
+     */
+    static final int ROUND = 16;
 
     /**
      * Merges {@code inputs}; {@code ext}, the .BTF.ext of a single input, has its strings made
