@@ -20,13 +20,16 @@ final class OutputBuilder {
     private OutputBuilder() {
     }
 
+    /** Builds the output from each own type's class {@code cls} (overwritten: it becomes the final classes). */
     static DedupResult build(Btf.RawFormat format, Merger.Merged m, BaseIndex bi, int[] cls, int[] aliasTarget,
                              int lfirst, int rounds) {
         int n = cls.length;
         int first = m.firstId;
         io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
-        // final class of every own node, aliases followed (each on its own: in parallel)
-        int[] fin = new int[n];
+        // final class of every own node, aliases followed (each on its own: in parallel), in
+        // place of cls: a chain ends at a node that is no alias, whose entry keeps its value, and
+        // only aliases' entries change, which no chain reads
+        int[] fin = cls;
         int[] chunkMax = new int[CHUNKS];
         java.util.stream.IntStream.range(0, CHUNKS).parallel().forEach(k -> {
             int max = 0;
