@@ -27,7 +27,6 @@ final class ClassTable {
 
     private int size;
     private int[] rep;
-    private long[] fullHash;
     private long[] shapeHash;
     private int[] nextShape;
     /** The children's classes of every class, contiguous (one cache line to confirm a hit). */
@@ -54,7 +53,6 @@ final class ClassTable {
     ClassTable(ClassTable parent, WorkGraph graph, int expected) {
         int cap = Math.max(64, expected);
         rep = new int[cap];
-        fullHash = new long[cap];
         shapeHash = new long[cap];
         nextShape = new int[cap];
         chainLength = new int[cap];
@@ -78,7 +76,6 @@ final class ClassTable {
      */
     void keepOnlyNodeClasses() {
         rep = null;
-        fullHash = null;
         shapeHash = null;
         nextShape = null;
         childKey = null;
@@ -134,7 +131,6 @@ final class ClassTable {
         if (size == rep.length) {
             int n = size * 2;
             rep = Arrays.copyOf(rep, n);
-            fullHash = Arrays.copyOf(fullHash, n);
             shapeHash = Arrays.copyOf(shapeHash, n);
             nextShape = Arrays.copyOf(nextShape, n);
             chainLength = Arrays.copyOf(chainLength, n);
@@ -162,7 +158,6 @@ final class ClassTable {
         System.arraycopy(children, 0, childKey, childUsed, n);
         childUsed += n;
         childStart[i + 1] = childUsed;
-        fullHash[i] = h;
         fullIndex.add(h, c);
     }
 
