@@ -16,7 +16,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * strings at the same offsets and adds the rest there. Kept at most half full, and no larger
  * than the distinct strings need (a probe that misses the cache is the cost of interning).
  *
- * <p>Offsets only identify strings here; the output lays its string section out itself.
+ * <p>Offsets only identify strings here; the output lays its string section out itself. A
+ * thread that loses the race for a slot to the same string leaves the copy it appended unused
+ * in the arena (a few bytes, never referenced), so the arena's size may differ between runs;
+ * the canonical offsets do not depend on which copy won.
  */
 final class ConcurrentStrings {
     private final byte[] data;
