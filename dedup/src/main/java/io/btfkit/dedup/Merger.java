@@ -202,7 +202,7 @@ final class Merger {
                         task[2], unitTables[task[0]], baseStrings != null);
             });
             if (pool == null) {
-                pool = firstPool(unitStrings, base == null);
+                pool = firstPool(unitStrings, base == null, to == k0);
             }
             // intern and rewrite; a task that finds the pool full is done again once it has grown
             int[] pending = IntStream.range(0, tasks.length).toArray();
@@ -228,7 +228,7 @@ final class Merger {
             Arrays.fill(unitTables, r, to, null);
         }
         if (pool == null) {
-            pool = firstPool(new UnitStrings[0], base == null); // no inputs
+            pool = firstPool(new UnitStrings[0], base == null, true); // no inputs
         }
         timer.lap("merge intern (" + pool.describe() + ")");
         BtfExt canonicalExt = null;
@@ -273,17 +273,20 @@ final class Merger {
     }
 
     /**
-     * The pool sized for the first round: its units' needs (one input's exactly), at most
-     * 1 MiB and 64 Ki strings — linked units share most strings, and the pool doubles when full.
+     * The pool sized for the first round: its tasks' needs — an upper bound, exact for one input
+     * of one slice. When more rounds follow it is capped at 1 MiB and 64 Ki strings (linked
+     * units share most strings, and the pool doubles when full); when this round is the only one
+     * (a vmlinux, a module) it is not, so that no task has to intern its strings twice.
      */
-    private static ConcurrentStrings firstPool(UnitStrings[] unitStrings, boolean standalone) {
+    private static ConcurrentStrings firstPool(UnitStrings[] unitStrings, boolean standalone, boolean lastRound) {
         long bytes = 1;
         long strings = 1;
         for (UnitStrings us : unitStrings) {
             bytes += us.bytesNeeded;
             strings += us.count();
         }
-        ConcurrentStrings pool = new ConcurrentStrings(Math.min(bytes, 1 << 20), Math.min(strings, 1 << 16));
+        ConcurrentStrings pool = lastRound ? new ConcurrentStrings(bytes, strings)
+                : new ConcurrentStrings(Math.min(bytes, 1 << 20), Math.min(strings, 1 << 16));
         if (standalone && pool.add(new byte[0], 0, 0) != 0) {
             throw new IllegalStateException("the empty string must come first");
         }
@@ -351,20 +354,24 @@ final class Merger {
     private static UnitStrings number(int[] words, int w, int[] is, int from, int to, StringTable strings,
                                       boolean keepBase) {
         // about one string per 16 bytes of the string section, at most two per type
-        UnitStrings us = new UnitStrings(strings, keepBase, (int) Math.min(strings.length() / 16L, 2L * (to - from)) + 16);
-        int[] seen = us.scratch();
+        int expected = (int) Math.min(strings.length() / 16L, 2L * (to - from)) + 16;
+        UnitStrings us = new UnitStrings(strings, keepBase, expected);
+        us.beginNumbering(expected);
         for (int i = from; i < to; i++) {
             int s = w + is[i];
-            words[s] = us.see(words[s], seen);
+            words[s] = us.see(words[s]);
             int stride = TypeRefs.memberNameStride(words, s);
             for (int m = s + 3, end = stride == 0 ? m : m + stride * Kind.vlenOf(words[s + 1]); m < end; m += stride) {
-                words[m] = us.see(words[m], seen);
+                words[m] = us.see(words[m]);
             }
         }
-        us.release(seen);
+        us.endNumbering();
         us.bytesNeeded = us.bytesNeeded();
         return us;
     }
+
+    /** String sections above this many bytes are numbered through a map rather than the per-thread array. */
+    private static final int SCRATCH_LIMIT = 1 << 20;
 
     /**
      * One input's strings: the offsets its types use, each once in first-reference order, and
@@ -374,7 +381,7 @@ final class Merger {
      * needs to outlive the copy: {@link #rewrite} turns ordinals into canonical offsets.
      */
     private static final class UnitStrings {
-        /** Per-thread scratch map, own offset - ownStart to ordinal + 1; all zero between uses. */
+        /** Per-thread scratch array, own offset - ownStart to ordinal + 1; all zero between uses. */
         private static final ThreadLocal<int[]> SCRATCH = ThreadLocal.withInitial(() -> new int[0]);
 
         private final StringTable st;
@@ -388,6 +395,9 @@ final class Merger {
         private long[] lengthAndHash;
         /** {@link #bytesNeeded()}, computed by the (parallel) copy. */
         long bytesNeeded;
+        /** While numbering: own offset - ownStart to ordinal + 1 (small sections), or offset to ordinal. */
+        private int[] seenArray;
+        private it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap seenMap;
 
         /** {@code expected}: about how many strings (sized once rather than grown from ten). */
         UnitStrings(StringTable st, boolean keepBase, int expected) {
@@ -397,47 +407,77 @@ final class Merger {
             this.ownStart = st.start();
         }
 
-        int[] scratch() {
+        /**
+         * Prepares the offset-to-ordinal map: the per-thread array (one int per byte of the
+         * string section, all zero between uses) for a small section; for a large one (a
+         * vmlinux, cut in slices) a hash map of just the offsets this task uses — the array
+         * would be 9 MB for a vmlinux, and kept by every pool thread.
+         */
+        void beginNumbering(int expected) {
+            if (st.length() > SCRATCH_LIMIT) {
+                seenMap = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap(expected);
+                seenMap.defaultReturnValue(-1);
+                return;
+            }
             int[] m = SCRATCH.get();
             if (m.length < st.length()) {
                 m = new int[st.length()];
                 SCRATCH.set(m);
             }
-            return m;
+            seenArray = m;
         }
 
         /** Clears the scratch entries this input set, leaving it all zero for the next input. */
-        void release(int[] seen) {
-            for (int i = 0; i < order.size(); i++) {
-                int off = order.getInt(i);
-                if (off >= ownStart) {
-                    seen[off - ownStart] = 0;
+        void endNumbering() {
+            if (seenArray != null) {
+                for (int i = 0; i < order.size(); i++) {
+                    int off = order.getInt(i);
+                    if (off >= ownStart) {
+                        seenArray[off - ownStart] = 0;
+                    }
                 }
             }
+            seenArray = null;
+            seenMap = null;
         }
 
         /** The slot value for string offset {@code off}: itself when kept as is, else ~ordinal. */
-        int see(int off, int[] seen) {
+        int see(int off) {
             if (off == 0 || (keepBase && off < ownStart)) {
                 return off; // the empty string, or a string of the base: kept as is
             }
             if (off < ownStart) {
-                if (baseOrdinal == null) {
-                    baseOrdinal = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap();
-                    baseOrdinal.defaultReturnValue(-1);
-                }
-                int o = baseOrdinal.get(off);
+                return seeFirstInput(off);
+            }
+            int o;
+            if (seenArray != null) {
+                o = seenArray[off - ownStart] - 1;
                 if (o < 0) {
                     o = order.size();
-                    baseOrdinal.put(off, o);
+                    seenArray[off - ownStart] = o + 1;
                     order.add(off);
                 }
-                return ~o;
+            } else {
+                o = seenMap.get(off);
+                if (o < 0) {
+                    o = order.size();
+                    seenMap.put(off, o);
+                    order.add(off);
+                }
             }
-            int o = seen[off - ownStart] - 1;
+            return ~o;
+        }
+
+        /** A string of the first input that a split input of a standalone merge uses. */
+        private int seeFirstInput(int off) {
+            if (baseOrdinal == null) {
+                baseOrdinal = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap();
+                baseOrdinal.defaultReturnValue(-1);
+            }
+            int o = baseOrdinal.get(off);
             if (o < 0) {
                 o = order.size();
-                seen[off - ownStart] = o + 1;
+                baseOrdinal.put(off, o);
                 order.add(off);
             }
             return ~o;
