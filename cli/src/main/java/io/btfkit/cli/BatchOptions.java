@@ -11,13 +11,12 @@ final class BatchOptions {
     boolean json;
 
     /** A command takes one input with {@code -o}, or many with {@code --out-dir}: exactly one of them. */
-    static void checkOneOrMany(picocli.CommandLine.Model.CommandSpec spec, Object output, Object outDir, int inputs) {
+    static void checkOneOrMany(Object output, Object outDir, int inputs) {
         if ((outDir == null) == (output == null)) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    "give exactly one of -o (one input) and --out-dir (one or more inputs)");
+            throw new UsageException("give exactly one of -o (one input) and --out-dir (one or more inputs)");
         }
         if (output != null && inputs != 1) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-o takes one input; use --out-dir for several");
+            throw new UsageException("-o takes one input; use --out-dir for several");
         }
     }
 }

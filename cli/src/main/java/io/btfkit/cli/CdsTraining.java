@@ -43,6 +43,17 @@ public final class CdsTraining {
             {"relocate", "--base", base, "--dist-base", tmp.resolve("dist.base.btf").toString(),
                 tmp.resolve("dist.split.btf").toString(), "-o", tmp.resolve("rel.btf").toString()},
         };
+        // command lines picocli parses (QuickArgs leaves help, usage errors and argument groups to
+        // it): its classes belong in the archive too
+        String[][] picocliRuns = {
+            {"--version"},
+            {"dump", "--help"},
+            {"dedup", bpf},
+            {"permute", "--sort", "name", bpf, "-o", tmp.resolve("p.btf").toString()},
+        };
+        for (String[] r : picocliRuns) {
+            Main.run(r, sink, sink);
+        }
         for (String[] r : runs) {
             Main.run(r, sink, sink);
         }

@@ -10,7 +10,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -57,12 +56,9 @@ final class ConvertCommand implements Callable<Integer> {
     @Mixin
     BatchOptions batch;
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
     @Override
     public Integer call() {
-        BatchOptions.checkOneOrMany(spec, output, outDir, inputs.size());
+        BatchOptions.checkOneOrMany(output, outDir, inputs.size());
         Btf baseBtf = Inputs.base(base);
         if (output != null) {
             convertOne(inputs.get(0), baseBtf, output);
@@ -73,7 +69,7 @@ final class ConvertCommand implements Callable<Integer> {
             Path t = target(in);
             Path other = targets.put(t, in);
             if (other != null && !other.equals(in)) {
-                throw new CommandLine.ParameterException(spec.commandLine(), other + " and " + in + " would both be written to "
+                throw new UsageException(other + " and " + in + " would both be written to "
                         + t + "; convert them in separate runs or with -o");
             }
         }

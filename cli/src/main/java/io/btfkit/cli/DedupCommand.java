@@ -9,7 +9,6 @@ import io.btfkit.dedup.Deduplicator;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -52,12 +51,9 @@ final class DedupCommand implements Callable<Integer> {
     @Mixin
     OutputOptions out;
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
     @Override
     public Integer call() {
-        BatchOptions.checkOneOrMany(spec, output, outDir, inputs.size());
+        BatchOptions.checkOneOrMany(output, outDir, inputs.size());
         Btf baseBtf = Inputs.base(base);
         BaseIndex index = baseBtf == null ? null : indexOf(baseBtf);
         if (output != null) {

@@ -8,7 +8,6 @@ import io.btfkit.distill.Distiller;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -48,14 +47,11 @@ final class DistillCommand implements Callable<Integer> {
     @Mixin
     OutputOptions out;
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
     @Override
     public Integer call() {
-        BatchOptions.checkOneOrMany(spec, output, outDir, inputs.size());
+        BatchOptions.checkOneOrMany(output, outDir, inputs.size());
         if (output != null && baseOut == null && out.format != OutputOptions.Format.elf) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "give --base-out for the distilled base (or --out-format elf)");
+            throw new UsageException("give --base-out for the distilled base (or --out-format elf)");
         }
         Btf full = Inputs.base(base);
         if (output != null) {

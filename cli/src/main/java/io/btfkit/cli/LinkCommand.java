@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -76,19 +75,16 @@ final class LinkCommand implements Callable<Integer> {
     @Mixin
     OutputOptions out;
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
     @Override
     public Integer call() {
         if (standalone && base == null) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--standalone needs --base");
+            throw new UsageException("--standalone needs --base");
         }
         if (out.format == OutputOptions.Format.elf) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "link writes raw BTF or text, not ELF");
+            throw new UsageException("link writes raw BTF or text, not ELF");
         }
         if (fix && asWritten) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--fix and --as-written exclude each other");
+            throw new UsageException("--fix and --as-written exclude each other");
         }
         io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
         Btf baseBtf = Inputs.base(base);

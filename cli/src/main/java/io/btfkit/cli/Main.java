@@ -41,13 +41,18 @@ public final class Main implements Runnable {
      * embedding). Data output (dumps) goes to {@code out} as raw bytes; messages as UTF-8.
      */
     public static int run(String[] args, OutputStream out, OutputStream err) {
-        CommandLine cl = commandLine(args.length > 0 ? args[0] : null);
         PrintWriter pout = new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true);
         PrintWriter perr = new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true);
-        cl.setOut(pout);
-        cl.setErr(perr);
         Streams.set(out, perr);
         try {
+            // a plain command line runs without building picocli's model (see QuickArgs)
+            java.util.concurrent.Callable<Integer> quick = QuickArgs.parse(args);
+            if (quick != null) {
+                return call(quick, args[0], perr);
+            }
+            CommandLine cl = commandLine(args.length > 0 ? args[0] : null);
+            cl.setOut(pout);
+            cl.setErr(perr);
             return cl.execute(args);
         } finally {
             pout.flush();
@@ -124,17 +129,35 @@ public final class Main implements Runnable {
         return false;
     }
 
+    /** Runs a command QuickArgs parsed, mapping what it throws as picocli's execute would. */
+    private static int call(java.util.concurrent.Callable<Integer> command, String name, PrintWriter err) {
+        try {
+            Integer status = command.call();
+            return status == null ? ExitCodes.OK : status;
+        } catch (Exception e) {
+            return onException(e, name, err);
+        }
+    }
+
     private static int onUsageError(CommandLine.ParameterException e, String[] args) {
         CommandLine cl = e.getCommandLine();
-        PrintWriter err = cl.getErr();
-        err.println("btfkit: " + e.getMessage());
-        String sub = cl.getCommandName();
-        err.println("Try 'btfkit " + (sub.equals("btfkit") ? "--help" : "help " + sub) + "' for usage.");
+        return usageError(e.getMessage(), cl.getCommandName(), cl.getErr());
+    }
+
+    private static int usageError(String message, String command, PrintWriter err) {
+        err.println("btfkit: " + message);
+        err.println("Try 'btfkit " + (command.equals("btfkit") ? "--help" : "help " + command) + "' for usage.");
         return ExitCodes.BAD_INPUT;
     }
 
     private static int onException(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
-        PrintWriter err = cl.getErr();
+        return onException(e, cl.getCommandName(), cl.getErr());
+    }
+
+    private static int onException(Exception e, String command, PrintWriter err) {
+        if (e instanceof UsageException) {
+            return usageError(e.getMessage(), command, err);
+        }
         if (System.getenv("BTFKIT_DEBUG") != null) {
             e.printStackTrace(err);
         }

@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -54,12 +53,9 @@ final class RelocateCommand implements Callable<Integer> {
     @Mixin
     OutputOptions out;
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
     @Override
     public Integer call() {
-        BatchOptions.checkOneOrMany(spec, output, outDir, inputs.size());
+        BatchOptions.checkOneOrMany(output, outDir, inputs.size());
         Btf newBase = Inputs.base(base);
         NewBaseIndex index;
         try {
