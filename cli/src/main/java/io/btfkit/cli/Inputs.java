@@ -63,11 +63,8 @@ final class Inputs {
                 // with headroom, so that the few buffers in use soon fit every input
                 buf = new byte[(int) Math.min(InputLoader.MAX_FILE, Math.max(size + size / 2, 1 << 16))];
             }
-            java.nio.ByteBuffer bb = java.nio.ByteBuffer.wrap(buf, 0, (int) size);
-            while (bb.hasRemaining()) {
-                if (ch.read(bb) < 0) {
-                    return null;
-                }
+            if (!io.btfkit.core.io.FileBytes.readFully(ch, buf, (int) size)) {
+                return null;
             }
             return InputLoader.readOneBlob(buf, (int) size, base);
         } catch (java.io.IOException | BtfException e) {

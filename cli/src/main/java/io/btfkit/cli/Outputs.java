@@ -66,7 +66,7 @@ final class Outputs {
                 }
             }
             PENDING.add(tmp);
-            try (OutputStream os = new java.io.BufferedOutputStream(raw, 1 << 16)) {
+            try (OutputStream os = new java.io.BufferedOutputStream(io.btfkit.core.io.FileBytes.chunked(raw), 1 << 16)) {
                 body.writeTo(os);
             }
             try {

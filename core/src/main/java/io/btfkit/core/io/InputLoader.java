@@ -35,7 +35,7 @@ public final class InputLoader {
             if (size > MAX_FILE) {
                 throw new BtfFormatException("file is " + size + " bytes, larger than the " + MAX_FILE + "-byte limit");
             }
-            return Files.readAllBytes(path);
+            return FileBytes.read(path, MAX_FILE);
         } catch (NoSuchFileException e) {
             throw new BtfFormatException("no such file");
         } catch (IOException e) {

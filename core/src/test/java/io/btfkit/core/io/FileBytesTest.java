@@ -1,0 +1,77 @@
+package io.btfkit.core.io;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FileBytesTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void readsFilesOfEverySizeWhole() throws IOException {
+        Random r = new Random(1);
+        for (int size : new int[] {0, 1, 4095, 4096, FileBytes.CHUNK - 1, FileBytes.CHUNK, 3 * FileBytes.CHUNK + 17}) {
+            byte[] data = new byte[size];
+            r.nextBytes(data);
+            Path f = dir.resolve("f" + size);
+            Files.write(f, data);
+            assertArrayEquals(data, FileBytes.read(f, 1 << 20), size + " bytes");
+        }
+    }
+
+    @Test
+    void readsFilesThatDoNotKnowTheirSizeToTheirEnd() throws IOException {
+        Path proc = Paths.get("/proc/self/mountinfo"); // size 0 in stat, several KB of text
+        if (!Files.isReadable(proc)) {
+            return;
+        }
+        byte[] got = FileBytes.read(proc, 1 << 24);
+        assertTrue(got.length > 0);
+        assertArrayEquals(Files.readAllBytes(proc), got);
+    }
+
+    @Test
+    void refusesFilesAboveTheLimit() throws IOException {
+        Path f = dir.resolve("big");
+        Files.write(f, new byte[5000]);
+        assertThrows(IOException.class, () -> FileBytes.read(f, 4999));
+    }
+
+    @Test
+    void writesInChunks() throws IOException {
+        byte[] data = new byte[5 * FileBytes.CHUNK + 3];
+        new Random(2).nextBytes(data);
+        List<Integer> writes = new ArrayList<>();
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        OutputStream recording = new OutputStream() {
+            @Override
+            public void write(int b) {
+                writes.add(1);
+                sink.write(b);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+                writes.add(len);
+                sink.write(b, off, len);
+            }
+        };
+        FileBytes.chunked(recording).write(data, 0, data.length);
+        assertArrayEquals(data, sink.toByteArray());
+        assertTrue(writes.stream().allMatch(n -> n <= FileBytes.CHUNK), writes.toString());
+        assertTrue(writes.size() == 6, writes.toString());
+    }
+}
