@@ -240,7 +240,7 @@ final class LinkCommand implements Callable<Integer> {
         if (li.elf() != null && li.units().stream().anyMatch(GccNormalizer::isGccEncoded)) {
             return li;
         }
-        return new LoadedInput(li.path(), li.source(), li.compression(), li.units(), null, null, null,
+        return new LoadedInput(li.path(), li.source(), li.compression(), li.units(), null, null,
                 li.distilledBase());
     }
 

@@ -1,7 +1,6 @@
 package io.btfkit.dedup;
 
 import io.btfkit.core.Btf;
-import io.btfkit.core.StringPool;
 import io.btfkit.core.StringTable;
 import io.btfkit.core.TypeRefs;
 import io.btfkit.core.ext.BtfExt;
@@ -105,40 +104,32 @@ final class OutputBuilder {
 
         // the string section: the strings the output references, in first-reference order over
         // the output types, then .BTF.ext's (so that dedup is idempotent, see docs/DEDUP.md)
-        byte[] pb = m.pool;
-        int[] newOff = new int[pb.length + 1];
-        Arrays.fill(newOff, -1);
-        StringPool outPool = new StringPool(Math.max(16, pb.length / 2));
         boolean standalone = m.base == null;
-        if (standalone) {
-            outPool.add(new byte[0]);
-            newOff[0] = 0;
-        }
-        java.util.function.IntConsumer place = off -> place(off, pb, newOff, outPool, stringStart, standalone);
+        Strings st = new Strings(m.pool, stringStart, standalone);
         for (int k = 0; k < kept; k++) {
             int s = outStarts[k];
-            place(out[s], pb, newOff, outPool, stringStart, standalone);
+            st.place(out[s]);
             for (int slot = s + 3, stride = TypeRefs.memberNameStride(out, s), end = memberNamesEnd(out, s, stride);
                     slot < end; slot += stride) {
-                place(out[slot], pb, newOff, outPool, stringStart, standalone);
+                st.place(out[slot]);
             }
         }
         if (m.ext != null) {
-            m.ext.forEachStringOffset(place);
+            m.ext.forEachStringOffset(st::place);
         }
         for (int k = 0; k < kept; k++) {
             int s = outStarts[k];
-            out[s] = placed(out[s], newOff, stringStart, standalone);
+            out[s] = st.placed(out[s]);
             for (int slot = s + 3, stride = TypeRefs.memberNameStride(out, s), end = memberNamesEnd(out, s, stride);
                     slot < end; slot += stride) {
-                out[slot] = placed(out[slot], newOff, stringStart, standalone);
+                out[slot] = st.placed(out[slot]);
             }
         }
         timer.lap("output strings");
-        StringTable strings = new StringTable(m.base == null ? null : m.base.strings(), outPool.toByteArray());
+        StringTable strings = new StringTable(m.base == null ? null : m.base.strings(), st.bytes());
         BtfExt ext = m.ext == null ? null : m.ext.remap(
                 id -> id >= first ? outId[id - first] : id,
-                off -> placed(off, newOff, stringStart, standalone));
+                st::placed);
         Btf result = new Btf(m.base, out, outStarts, strings, format);
         return new DedupResult(result, ext, outId, m.inputFirst, first, rounds);
     }
@@ -175,21 +166,76 @@ final class OutputBuilder {
         return stride == 0 ? s + 3 : s + 3 + stride * io.btfkit.core.Kind.vlenOf(w[s + 1]);
     }
 
-    /** Gives the canonical string at {@code off} its output offset, if it has none yet. */
-    private static void place(int off, byte[] pb, int[] newOff, StringPool outPool, int stringStart, boolean standalone) {
-        if (off >= stringStart && !(standalone && off == 0) && newOff[off - stringStart] < 0) {
+    /**
+     * The output string section: the canonical strings (offsets into the merge's pool, after
+     * {@code stringStart}) laid out in the order {@link #place} first sees them. Output offsets
+     * are kept per pool byte for a small pool, in a hash map for a large one (a vmlinux's pool
+     * is 2.3 MB: an int per byte would be 9 MB).
+     */
+    private static final class Strings {
+        private final byte[] pool;
+        private final int stringStart;
+        private final boolean standalone;
+        private final int[] byByte;
+        private final it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap byMap;
+        /** The section: never longer than the pool (each string at most once). */
+        private final byte[] out;
+        private int size;
+
+        Strings(byte[] pool, int stringStart, boolean standalone) {
+            this.pool = pool;
+            this.stringStart = stringStart;
+            this.standalone = standalone;
+            if (pool.length > 1 << 20) {
+                byByte = null;
+                byMap = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap(pool.length / 16);
+                byMap.defaultReturnValue(-1);
+            } else {
+                byByte = new int[pool.length + 1];
+                Arrays.fill(byByte, -1);
+                byMap = null;
+            }
+            out = new byte[pool.length + 1];
+            if (standalone) {
+                size = 1; // the empty string first, at 0
+            }
+        }
+
+        private boolean isOwn(int off) {
+            return off >= stringStart && !(standalone && off == 0);
+        }
+
+        private int get(int p) {
+            return byByte != null ? byByte[p] : byMap.get(p);
+        }
+
+        /** Gives the canonical string at {@code off} its output offset, if it has none yet. */
+        void place(int off) {
+            if (!isOwn(off) || get(off - stringStart) >= 0) {
+                return;
+            }
             int p = off - stringStart;
             int e = p;
-            while (pb[e] != 0) {
+            while (pool[e] != 0) {
                 e++;
             }
-            newOff[p] = outPool.appendUnique(pb, p, e - p);
+            System.arraycopy(pool, p, out, size, e - p); // (the NUL is already there)
+            if (byByte != null) {
+                byByte[p] = size;
+            } else {
+                byMap.put(p, size);
+            }
+            size += e - p + 1;
         }
-    }
 
-    /** The output offset of canonical string offset {@code off}. */
-    private static int placed(int off, int[] newOff, int stringStart, boolean standalone) {
-        return off >= stringStart && !(standalone && off == 0) ? stringStart + newOff[off - stringStart] : off;
+        /** The output offset of canonical string offset {@code off}. */
+        int placed(int off) {
+            return isOwn(off) ? stringStart + get(off - stringStart) : off;
+        }
+
+        byte[] bytes() {
+            return Arrays.copyOf(out, size);
+        }
     }
 
     private static boolean isKept(int[] fin, int[] repOf, int lfirst, int i) {

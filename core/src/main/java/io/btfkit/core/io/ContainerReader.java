@@ -46,7 +46,7 @@ interface ContainerReader {
             List<Btf> units = within(".BTF", () -> InputLoader.readRawUnits(btfData, on));
             byte[] extData = elf.sectionData(".BTF.ext").orElse(null);
             BtfExt ext = extData == null ? null : within(".BTF.ext", () -> BtfExtReader.read(extData));
-            return new LoadedInput(path, LoadedInput.Source.ELF, compression, units, data, elf, ext, distilled);
+            return new LoadedInput(path, LoadedInput.Source.ELF, compression, units, elf, ext, distilled);
         }
 
         private static <T> T within(String section, java.util.function.Supplier<T> read) {
@@ -67,7 +67,7 @@ interface ContainerReader {
 
         @Override
         public LoadedInput read(Path path, byte[] data, Btf base, Decompressor.Format compression) {
-            return new LoadedInput(path, LoadedInput.Source.TEXT, compression, RawTextParser.parse(data, base), data, null,
+            return new LoadedInput(path, LoadedInput.Source.TEXT, compression, RawTextParser.parse(data, base), null,
                     null, null);
         }
     }

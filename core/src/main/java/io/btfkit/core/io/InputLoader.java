@@ -63,7 +63,7 @@ public final class InputLoader {
             data = BzImage.vmlinux(data);
         }
         if (BtfHeader.detect(data, 0, data.length) != null) {
-            return new LoadedInput(path, LoadedInput.Source.RAW, compression, readRawUnits(data, base), data, null, null, null);
+            return new LoadedInput(path, LoadedInput.Source.RAW, compression, readRawUnits(data, base), null, null, null);
         }
         for (ContainerReader r : ContainerReader.all()) {
             if (r.accepts(data)) {

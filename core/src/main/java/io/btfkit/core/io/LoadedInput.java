@@ -21,13 +21,11 @@ import java.util.List;
  * @param units         every BTF blob read, in file order (at least one); each is split on
  *                      {@code distilledBase} when that is present, otherwise on the base the
  *                      caller gave, if any
- * @param container     the decompressed file bytes (the ELF image for ELF inputs)
  * @param elf           the parsed ELF, or null
  * @param ext           the ELF's {@code .BTF.ext}, or null
  * @param distilledBase the BTF of the ELF's {@code .BTF.base} section, or null
  */
-public record LoadedInput(Path path, Source source, Decompressor.Format compression, List<Btf> units, byte[] container,
-                          ElfFile elf, BtfExt ext, Btf distilledBase) {
+public record LoadedInput(Path path, Source source, Decompressor.Format compression, List<Btf> units, ElfFile elf, BtfExt ext, Btf distilledBase) {
 
     /** Kinds of container btfkit reads. */
     public enum Source {
@@ -42,9 +40,9 @@ public record LoadedInput(Path path, Source source, Decompressor.Format compress
     }
 
     /** An input holding one BTF blob. */
-    public LoadedInput(Path path, Source source, Decompressor.Format compression, Btf btf, byte[] container,
-                       ElfFile elf, BtfExt ext, Btf distilledBase) {
-        this(path, source, compression, List.of(btf), container, elf, ext, distilledBase);
+    public LoadedInput(Path path, Source source, Decompressor.Format compression, Btf btf, ElfFile elf, BtfExt ext,
+                       Btf distilledBase) {
+        this(path, source, compression, List.of(btf), elf, ext, distilledBase);
     }
 
     /**

@@ -34,7 +34,7 @@ final class GccText {
     }
 
     static LoadedInput input(String name, Btf... units) {
-        return new LoadedInput(Path.of(name), LoadedInput.Source.RAW, null, List.of(units), new byte[0], null, null, null);
+        return new LoadedInput(Path.of(name), LoadedInput.Source.RAW, null, List.of(units), null, null, null);
     }
 
     /** Normalises the units as one link does. */
