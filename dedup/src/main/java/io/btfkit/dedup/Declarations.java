@@ -137,6 +137,58 @@ final class Declarations {
         }).sum();
     }
 
+    /**
+     * {@link #resolveByUniqueDefinition} without the definitions pass, for a standalone input
+     * of whole programs (a vmlinux): when no declared name is carried by two or more full tags,
+     * a declared name's definition is unique exactly when one full tag carries it, so that tag
+     * is the target. Returns false, having resolved nothing, when some declared name has several
+     * full tags: only the definitions pass can tell whether they are one definition.
+     */
+    static boolean resolveByOnlyTag(Merger.Merged m, int[] aliasTarget) {
+        int[] w = m.words;
+        int[] st = m.starts;
+        int n = st.length - 1;
+        IntOpenHashSet declaredTags = new IntOpenHashSet();
+        IntOpenHashSet declaredEnums = new IntOpenHashSet();
+        for (int i = 0; i < n; i++) {
+            int s = st[i];
+            if (w[s] != 0 && isDeclaration(w, s)) {
+                (Kind.kindOf(w[s + 1]) == Kind.FWD ? declaredTags : declaredEnums).add(w[s]);
+            }
+        }
+        if (declaredTags.isEmpty() && declaredEnums.isEmpty()) {
+            return true;
+        }
+        Int2IntOpenHashMap composites = new Int2IntOpenHashMap();
+        Int2IntOpenHashMap enums = new Int2IntOpenHashMap();
+        composites.defaultReturnValue(Names.ABSENT);
+        enums.defaultReturnValue(Names.ABSENT);
+        for (int i = 0; i < n; i++) {
+            int s = st[i];
+            int info = w[s + 1];
+            int kind = Kind.kindOf(info);
+            Int2IntOpenHashMap map = Kind.isComposite(kind) && declaredTags.contains(w[s]) ? composites
+                    : Kind.isEnum(kind) && Kind.vlenOf(info) > 0 && declaredEnums.contains(w[s]) ? enums : null;
+            if (map != null) {
+                if (map.get(w[s]) != Names.ABSENT) {
+                    return false;
+                }
+                map.put(w[s], m.firstId + i);
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            int s = st[i];
+            if (w[s] == 0 || !isDeclaration(w, s)) {
+                continue;
+            }
+            int target = Kind.kindOf(w[s + 1]) == Kind.FWD ? composites.get(w[s]) : enums.get(w[s]);
+            if (target >= 0 && kindMatches(w, s, w, st[target - m.firstId])) {
+                aliasTarget[i] = target;
+            }
+        }
+        return true;
+    }
+
     /** A full tag node of the one definition of the declaration's name, or -1. */
     static int uniqueDefinitionNode(int[] w, int s, Definitions.ByName own, BaseIndex base, int part) {
         int name = w[s];

@@ -184,19 +184,13 @@ public final class Deduplicator {
     /** Merged types from which a full collection is made between the two passes. */
     private static final int COLLECT_BETWEEN_PASSES = 1 << 20;
 
-    private static DedupResult dedupMerged(Merger.Merged m, BaseIndex baseIndex, Options options) {
-        io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
-        Btf.RawFormat format = m.format;
-        boolean units = options.unitDeclarations() && !m.anySplit;
-        int n = m.starts.length - 1;
+    /**
+     * Resolves declarations where proven (see {@link Declarations}): the definitions pass, then
+     * within units, from context, and by unique definition.
+     */
+    private static void resolveDeclarations(Merger.Merged m, BaseIndex baseIndex, boolean units, int[] parts,
+                                            int[] aliasTarget, io.btfkit.core.PhaseTimer timer) {
         int first = m.firstId;
-        int[] aliasTarget = new int[n];
-        Arrays.fill(aliasTarget, -1);
-        if (units) {
-            Declarations.resolveWithinUnits(m, aliasTarget);
-        }
-        timer.lap("units");
-        int[] parts = parts(m);
         Definitions defs = Definitions.of(m.words, m.starts, first, baseIndex, false, parts,
                 parts.length > 2 && m.crossInputRefs);
         timer.lap("definitions");
@@ -218,6 +212,27 @@ public final class Deduplicator {
         }
         timer.lap("context");
         Declarations.resolveByUniqueDefinition(m, defs, own, baseIndex, !units, aliasTarget, partOf);
+    }
+
+    private static DedupResult dedupMerged(Merger.Merged m, BaseIndex baseIndex, Options options) {
+        io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
+        Btf.RawFormat format = m.format;
+        boolean units = options.unitDeclarations() && !m.anySplit;
+        int n = m.starts.length - 1;
+        int first = m.firstId;
+        int[] aliasTarget = new int[n];
+        Arrays.fill(aliasTarget, -1);
+        if (units) {
+            Declarations.resolveWithinUnits(m, aliasTarget);
+        }
+        timer.lap("units");
+        int[] parts = parts(m);
+        // a standalone program whose declared names have one full tag each (a vmlinux) needs no
+        // definitions pass; -Dbtfkit.dedup.definitions=always runs it anyway (tests compare)
+        boolean always = "always".equals(System.getProperty("btfkit.dedup.definitions"));
+        if (units || baseIndex != null || always || !Declarations.resolveByOnlyTag(m, aliasTarget)) {
+            resolveDeclarations(m, baseIndex, units, parts, aliasTarget, timer);
+        }
         Declarations.redirect(m, aliasTarget);
         timer.lap("unique+redirect");
         if (n >= COLLECT_BETWEEN_PASSES) {
