@@ -13,7 +13,8 @@ import java.util.List;
 
 /**
  * Splits a vmlinux BTF into units, links them in-process and audits the result against the
- * splitter's truth. Usage: {@code LinkBench VMLINUX UNITS [SEED] [FWD_P] [OUT]}; prints counts
+ * splitter's truth: false merges ({@link LinkAudit}) and missed proofs ({@link ProofAudit};
+ * {@code -Dbtfkit.noProofAudit=true} skips that audit). Usage: {@code LinkBench VMLINUX UNITS [SEED] [FWD_P] [OUT]}; prints counts
  * and timings as key=value.
  */
 public final class LinkBench {
@@ -47,6 +48,13 @@ public final class LinkBench {
                 units, types, rep.outputTypes(), rep.falseMerges(), r.rounds(), (t1 - t0) / 1e9, (t2 - t1) / 1e9);
         if (rep.example() != null) {
             System.out.println("example: " + rep.example());
+        }
+        if (!Boolean.getBoolean("btfkit.noProofAudit")) {
+            ProofAudit.Report proofs = ProofAudit.audit(src, split, r);
+            System.out.println("proofs: " + proofs);
+            if (proofs.example() != null) {
+                System.out.println("missed proof: " + proofs.example());
+            }
         }
         if (args.length > 4) {
             Files.write(Paths.get(args[4]), BtfWriter.write(r.btf()));

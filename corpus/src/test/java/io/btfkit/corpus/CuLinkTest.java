@@ -38,6 +38,9 @@ class CuLinkTest {
         DedupResult r = Deduplicator.link(inputs, null, Deduplicator.Options.LINK);
         LinkAudit.Report rep = LinkAudit.audit(vmlinux, units, r);
         assertEquals(0, rep.falseMerges(), rep.example());
+        ProofAudit.Report proofs = ProofAudit.audit(vmlinux, units, r);
+        System.err.println("CuLinkTest: " + proofs);
+        assertEquals(0, proofs.missed(), proofs.example());
         assertTrue(Validator.validate(r.btf(), Validator.Options.STRUCTURAL).isEmpty());
         int ambiguousDependents = dependentsOfAmbiguousDeclarations(r.btf());
         assertTrue(r.btf().ownTypeCount() <= vmlinux.ownTypeCount() + ambiguousDependents + countDeclarations(r.btf()),
