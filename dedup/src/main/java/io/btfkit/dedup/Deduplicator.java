@@ -192,7 +192,7 @@ public final class Deduplicator {
                                             int[] aliasTarget, io.btfkit.core.PhaseTimer timer) {
         int first = m.firstId;
         Definitions defs = Definitions.of(m.words, m.starts, first, baseIndex, false, parts,
-                parts.length > 2 && m.crossInputRefs);
+                parts.length > 2 && m.crossInputRefs, units);
         timer.lap("definitions");
         java.util.function.IntUnaryOperator partOf = i -> {
             int p = Arrays.binarySearch(parts, i);

@@ -82,6 +82,15 @@ final class Definitions {
      */
     static Definitions of(int[] words, int[] starts, int first, BaseIndex base, boolean everything, int[] partStart,
                           boolean mayCross) {
+        return of(words, starts, first, base, everything, partStart, mayCross, false);
+    }
+
+    /**
+     * @param enclosing also classify every enclosing definition {@link ContextResolver} may
+     *                  walk from (named typedefs, besides named tags)
+     */
+    static Definitions of(int[] words, int[] starts, int first, BaseIndex base, boolean everything, int[] partStart,
+                          boolean mayCross, boolean enclosing) {
         int parts = partStart.length - 1;
         int[] baseDef = base == null ? null : base.definitions.baseDefOfId();
         WorkGraph[] graphs = new WorkGraph[parts];
@@ -104,7 +113,8 @@ final class Definitions {
                 int info = words[starts[i] + 1];
                 int kind = Kind.kindOf(info);
                 if (everything || words[starts[i]] != 0
-                        && (Kind.isComposite(kind) || (Kind.isEnum(kind) && Kind.vlenOf(info) > 0))) {
+                        && (Kind.isComposite(kind) || (Kind.isEnum(kind) && Kind.vlenOf(info) > 0))
+                        || enclosing && ContextResolver.isEnclosing(words, starts[i])) {
                     r.set(i - a);
                 }
             }

@@ -331,6 +331,48 @@ class DedupCasesTest {
     }
 
     @Test
+    void theSameTypedefResolvesAnAmbiguousDeclaration() {
+        // a function-pointer typedef is one definition across units as a struct is: the 'foo'
+        // unit 1 declares under 'foo_fn' is the foo unit 2 has there
+        String unit1 = """
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] FWD 'foo' fwd_kind=struct
+                [3] PTR '(anon)' type_id=2
+                [4] FUNC_PROTO '(anon)' ret_type_id=1 vlen=1
+                	'(anon)' type_id=3
+                [5] PTR '(anon)' type_id=4
+                [6] TYPEDEF 'foo_fn' type_id=5
+                """;
+        String unit2 = """
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] STRUCT 'foo' size=4 vlen=1
+                	'x' type_id=1 bits_offset=0
+                [3] PTR '(anon)' type_id=2
+                [4] FUNC_PROTO '(anon)' ret_type_id=1 vlen=1
+                	'(anon)' type_id=3
+                [5] PTR '(anon)' type_id=4
+                [6] TYPEDEF 'foo_fn' type_id=5
+                """;
+        String unit3 = """
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] STRUCT 'foo' size=8 vlen=1
+                	'y' type_id=1 bits_offset=0
+                """;
+        assertEquals(text("""
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] PTR '(anon)' type_id=6
+                [3] FUNC_PROTO '(anon)' ret_type_id=1 vlen=1
+                	'(anon)' type_id=2
+                [4] PTR '(anon)' type_id=3
+                [5] TYPEDEF 'foo_fn' type_id=4
+                [6] STRUCT 'foo' size=4 vlen=1
+                	'x' type_id=1 bits_offset=0
+                [7] STRUCT 'foo' size=8 vlen=1
+                	'y' type_id=1 bits_offset=0
+                """), link(unit1, unit2, unit3));
+    }
+
+    @Test
     void contradictingContextsResolveNothing() {
         String unit1 = """
                 [1] FWD 'foo' fwd_kind=struct
