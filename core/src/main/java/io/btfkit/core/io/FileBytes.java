@@ -29,22 +29,40 @@ public final class FileBytes {
             if (size > limit) {
                 throw new IOException("file is " + size + " bytes, larger than the " + limit + "-byte limit");
             }
-            byte[] buf = new byte[(int) Math.max(size, 1 << 12)];
-            int n = 0;
-            while (true) {
-                if (n == buf.length) {
-                    if (buf.length >= limit) {
-                        throw new IOException("file is larger than the " + limit + "-byte limit");
-                    }
-                    buf = java.util.Arrays.copyOf(buf, (int) Math.min(limit, 2L * buf.length));
-                }
-                int r = ch.read(ByteBuffer.wrap(buf, n, Math.min(CHUNK, buf.length - n)));
-                if (r < 0) {
-                    return n == buf.length ? buf : java.util.Arrays.copyOf(buf, n);
-                }
-                n += r;
+            byte[] buf = new byte[(int) size];
+            int n = readUpTo(ch, buf, 0);
+            if (n < buf.length) {
+                return java.util.Arrays.copyOf(buf, n); // (shrank while read)
             }
+            // as long as the size said; more only where it said nothing true (/sys, /proc)
+            byte[] probe = new byte[1 << 12];
+            int more = readUpTo(ch, probe, 0);
+            while (more > 0) {
+                if ((long) n + more > limit) {
+                    throw new IOException("file is larger than the " + limit + "-byte limit");
+                }
+                if (n + more > buf.length) {
+                    buf = java.util.Arrays.copyOf(buf, (int) Math.min(limit, Math.max(n + more, 2L * buf.length)));
+                }
+                System.arraycopy(probe, 0, buf, n, more);
+                n += more;
+                more = readUpTo(ch, probe, 0);
+            }
+            return n == buf.length ? buf : java.util.Arrays.copyOf(buf, n);
         }
+    }
+
+    /** Reads into {@code buf[from..]} until it is full or the channel ends; returns the bytes in {@code buf}. */
+    private static int readUpTo(FileChannel ch, byte[] buf, int from) throws IOException {
+        int n = from;
+        while (n < buf.length) {
+            int r = ch.read(ByteBuffer.wrap(buf, n, Math.min(CHUNK, buf.length - n)));
+            if (r < 0) {
+                break;
+            }
+            n += r;
+        }
+        return n;
     }
 
     /** Reads exactly {@code len} bytes into {@code buf} from the channel's position; false at an early end. */
