@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""A mutation round: mutated real inputs through every btfkit command, as an attacker would.
+
+Each run is a whole `btfkit` process under a 20 s limit. A run is a finding when it
+  - exits 70 or prints a Java trace / "internal error" / "Exception" (a crash),
+  - is killed by the time limit (a hang) or peaks above the RSS bound (a bomb),
+  - prints an error that is not one line starting with "btfkit: ",
+  - exits 0 without writing the output it was asked for, or
+  - changes its input file.
+Usage: corpus/scripts/mutation-round.py [--runs N] [--seed S] [--jobs J] [--out DIR]
+Findings are copied to DIR/findings/ with the command line; a summary is printed (and is what
+docs/FUZZING.md records).
+"""
+import argparse
+import collections
+import concurrent.futures
+import hashlib
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+SHARED = os.path.abspath(os.path.join(ROOT, "..", "shared"))
+GOLDEN = os.path.join(SHARED, "golden")
+BASE = os.path.join(GOLDEN, "vmlinux-6.1.0-56.btf")
+OTHER_BASE = os.path.join(GOLDEN, "vmlinux-6.1.0-47.btf")
+TIME_LIMIT = 20
+RSS_LIMIT_KB = 1024 * 1024
+
+INTERESTING32 = [0, 1, 0x7F, 0x80, 0xFF, 0x100, 0xFFFF, 0x10000, 0x7FFFFFFF, 0x80000000,
+                 0xFFFFFFFF, 0xFFFFFFFE, 0x00FFFFFF]
+
+
+def seeds():
+    """(kind, path) of the real inputs mutated: split module BTF, standalone BTF, objects, text."""
+    out = []
+    mods = sorted(os.listdir(os.path.join(GOLDEN, "modules")))
+    for m in mods[:12]:
+        out.append(("split", os.path.join(GOLDEN, "modules", m)))
+    for d in sorted(os.listdir(os.path.join(GOLDEN, "distill")))[:6]:
+        if d.endswith(".base"):
+            out.append(("standalone", os.path.join(GOLDEN, "distill", d)))
+    for sub in ("bpf", "gcc", "elf", "compressed"):
+        p = os.path.join(ROOT, "corpus", "samples", sub)
+        for f in sorted(os.listdir(p)):
+            if f.endswith((".o", ".exec", ".gz", ".xz", ".zst")):
+                out.append(("object", os.path.join(p, f)))
+    out.append(("vmlinux", os.path.join(GOLDEN, "vmlinux-6.1.0-56-cloud.btf")))
+    return out
+
+
+def mutate(data, rng):
+    """One to four byte-level mutations, biased towards the fields BTF and ELF read as u32."""
+    b = bytearray(data)
+    for _ in range(rng.randint(1, 4)):
+        op = rng.randrange(7)
+        if not b:
+            b = bytearray(rng.randbytes(rng.randint(1, 64)))
+            continue
+        # header-heavy: half the positions fall in the first 256 bytes
+        pos = rng.randrange(min(len(b), 256)) if rng.random() < 0.25 else rng.randrange(len(b))
+        if op == 0:
+            b[pos] ^= 1 << rng.randrange(8)
+        elif op == 1:
+            b[pos] = rng.choice([0, 0xFF, 0x7F, 0x80, rng.randrange(256)])
+        elif op == 2:
+            p4 = pos & ~3
+            v = rng.choice(INTERESTING32)
+            b[p4:p4 + 4] = v.to_bytes(4, rng.choice(["little", "big"]))[:len(b[p4:p4 + 4])]
+        elif op == 3:
+            del b[rng.randrange(len(b)):]
+        elif op == 4:
+            n = rng.randint(1, min(64, len(b)))
+            s = rng.randrange(len(b) - n + 1)
+            b[pos:pos] = b[s:s + n]
+        elif op == 5:
+            n = rng.randint(1, min(64, len(b)))
+            del b[pos:pos + n]
+        else:
+            p4 = pos & ~3
+            v = int.from_bytes(b[p4:p4 + 4].ljust(4, b"\0"), "little")
+            v = (v + rng.choice([-1, 1, 4, -4, 12, 0x1000])) & 0xFFFFFFFF
+            b[p4:p4 + 4] = v.to_bytes(4, "little")[:len(b[p4:p4 + 4])]
+    return bytes(b)
+
+
+def commands(kind, f, tmp):
+    """The command lines to try on mutated file f of the given kind (one is picked per run)."""
+    o = os.path.join(tmp, "out")
+    base = ["--base", BASE] if kind == "split" else []
+    cmds = [
+        ["dump", f] + base + ["-o", o],
+        ["dump", f] + base + ["--format", "c", "-o", o],
+        ["dump", f] + base + ["--format", "json", "-o", o],
+        ["stats", f] + base,
+        ["stats", f] + base + ["--json"],
+        ["validate", f] + base,
+        ["dedup", f] + base + ["-o", o],
+        ["convert", f] + base + ["-o", o],
+        ["permute", f] + base + ["--sort", "name", "-o", o],
+        ["diff", f, f] + (["--base-a", BASE, "--base-b", BASE] if kind == "split" else []),
+        ["link", f, os.path.join(ROOT, "corpus", "samples", "gcc", "job.o")] + base + ["-o", o],
+    ]
+    if kind == "split":
+        cmds.append(["distill", f, "--base", BASE, "-o", o, "--base-out", o + ".base"])
+        cmds.append(["dump", f, "--base", OTHER_BASE, "-o", o])
+    if kind == "object":
+        cmds.append(["dedup", f, "--out-format", "elf", "-o", o])
+    return cmds
+
+
+def run_one(job):
+    i, kind, seed_path, data, cmd_index, outdir = job
+    tmp = tempfile.mkdtemp(prefix="mut-", dir=outdir)
+    try:
+        f = os.path.join(tmp, "in" + os.path.splitext(seed_path)[1])
+        with open(f, "wb") as fh:
+            fh.write(data)
+        cmd = commands(kind, f, tmp)[cmd_index]
+        argv = [os.path.join(ROOT, "btfkit")] + cmd
+        t0 = time.monotonic()
+        errf = os.path.join(tmp, "stderr")
+        with open(errf, "wb") as eh:
+            p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=eh, start_new_session=True)
+        killer = threading.Timer(TIME_LIMIT, lambda: os.killpg(p.pid, signal.SIGKILL))
+        killer.start()
+        # wait4: the child's own rusage (ru_maxrss in KB; the launcher execs java, same process)
+        _, status, usage = os.wait4(p.pid, 0)
+        killer.cancel()
+        timed_out = os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
+        p.returncode = os.waitstatus_to_exitcode(status)
+        rss = usage.ru_maxrss
+        with open(errf, "rb") as eh:
+            err = eh.read()
+        os.remove(errf)
+        elapsed = time.monotonic() - t0
+        err = err.decode("utf-8", "replace")
+        verdict = classify(p.returncode, err, timed_out, rss, cmd, f, data, tmp)
+        if verdict != "ok":
+            dst = os.path.join(outdir, "findings", "%05d-%s" % (i, verdict))
+            os.makedirs(dst, exist_ok=True)
+            shutil.copy(f, dst)
+            with open(os.path.join(dst, "cmd.txt"), "w") as fh:
+                fh.write(" ".join(cmd) + "\nseed " + seed_path + "\nexit %s\n" % p.returncode + err[-4000:])
+        return verdict, p.returncode, elapsed, rss, cmd[0]
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def classify(rc, err, timed_out, rss, cmd, f, data, tmp):
+    if timed_out:
+        return "hang"
+    if rss > RSS_LIMIT_KB:
+        return "bomb"
+    lines = [l for l in err.splitlines() if l.strip()]
+    if rc == 70 or "Exception" in err or "\tat " in err or "internal error" in err or "Error:" in err:
+        return "crash"
+    if rc not in (0, 1, 2):
+        return "crash"
+    for l in lines:
+        if not l.startswith("btfkit: "):
+            return "message"
+    with open(f, "rb") as fh:
+        if fh.read() != data:
+            return "input-changed"
+    if rc == 0 and "-o" in cmd and not os.path.exists(cmd[cmd.index("-o") + 1]):
+        return "no-output"
+    if rc != 0 and "-o" in cmd and os.path.exists(cmd[cmd.index("-o") + 1]):
+        return "output-on-failure"
+    leftovers = [n for n in os.listdir(tmp) if n.startswith(".")]
+    if leftovers:
+        return "temp-left"
+    return "ok"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--out", default=os.path.join(tempfile.gettempdir(), "btfkit-mutation-round"))
+    a = ap.parse_args()
+    rng = random.Random(a.seed)
+    os.makedirs(a.out, exist_ok=True)
+    shutil.rmtree(os.path.join(a.out, "findings"), ignore_errors=True)
+    pool = seeds()
+    blobs = {p: open(p, "rb").read() for _, p in pool}
+    jobs = []
+    for i in range(a.runs):
+        kind, p = rng.choice(pool)
+        if kind == "vmlinux" and rng.random() < 0.8:   # large: fewer of them
+            kind, p = rng.choice(pool[:-1])
+        data = mutate(blobs[p], rng)
+        n = len(commands(kind, "x", "t"))
+        jobs.append((i, kind, p, data, rng.randrange(n), a.out))
+    counts = collections.Counter()
+    per_cmd = collections.Counter()
+    exits = collections.Counter()
+    max_rss = 0
+    max_time = 0.0
+    t0 = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
+        for n, (verdict, rc, elapsed, rss, cmd) in enumerate(ex.map(run_one, jobs), 1):
+            counts[verdict] += 1
+            per_cmd[cmd] += 1
+            exits[rc] += 1
+            max_rss = max(max_rss, rss)
+            max_time = max(max_time, elapsed)
+            if n % 100 == 0:
+                print("%d/%d %s" % (n, a.runs, dict(counts)), file=sys.stderr, flush=True)
+    print("runs: %d in %.0f s (seed %d)" % (a.runs, time.monotonic() - t0, a.seed))
+    print("verdicts: " + ", ".join("%s %d" % kv for kv in sorted(counts.items())))
+    print("exit status: " + ", ".join("%s %d" % kv for kv in sorted(exits.items())))
+    print("per command: " + ", ".join("%s %d" % kv for kv in sorted(per_cmd.items())))
+    print("max RSS: %d MB, slowest run: %.1f s" % (max_rss // 1024, max_time))
+    print("findings in " + os.path.join(a.out, "findings"))
+    return 0 if set(counts) <= {"ok"} else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
