@@ -55,9 +55,50 @@ def seeds():
     return out
 
 
+def btf_types(b):
+    """(start, end) of the type section of the first BTF header in b (raw or in an ELF), or None."""
+    at = b.find(b"\x9f\xeb\x01")
+    if at < 0 or at + 24 > len(b):
+        return None
+    hdr_len = int.from_bytes(b[at + 4:at + 8], "little")
+    type_off = int.from_bytes(b[at + 8:at + 12], "little")
+    type_len = int.from_bytes(b[at + 12:at + 16], "little")
+    start = at + hdr_len + type_off
+    end = min(len(b), start + type_len)
+    return (start, end) if start < end else None
+
+
+def mutate_types(b, rng, span):
+    """Rewrites one aligned u32 of the type section: a type id near the old one or small, a
+    kind/vlen word, a size — the shapes (cycles, bad references, huge sizes) readers must refuse."""
+    start, end = span
+    p = start + (rng.randrange(end - start) & ~3)
+    if p + 4 > end:
+        return
+    v = int.from_bytes(b[p:p + 4], "little")
+    choice = rng.randrange(5)
+    if choice == 0:
+        v = rng.randrange(0, 64)                      # a low type id: loops and self references
+    elif choice == 1:
+        v = (v + rng.choice([-3, -2, -1, 1, 2, 3])) & 0xFFFFFFFF
+    elif choice == 2:
+        v = (v & 0xFFFF) | (rng.randrange(32) << 24) | (rng.randrange(2) << 31)   # kind byte
+    elif choice == 3:
+        v = (v & 0xFFFF0000) | rng.choice([0, 1, 0xFFFF, rng.randrange(0x10000)])  # vlen
+    else:
+        v = rng.choice(INTERESTING32)
+    b[p:p + 4] = v.to_bytes(4, "little")
+
+
 def mutate(data, rng):
-    """One to four byte-level mutations, biased towards the fields BTF and ELF read as u32."""
+    """One to four mutations: half rewrite a u32 of the BTF type section, half are byte-level,
+    biased towards the headers that BTF and ELF read as u32."""
     b = bytearray(data)
+    span = btf_types(b)
+    if span is not None and rng.random() < 0.5:
+        for _ in range(rng.randint(1, 4)):
+            mutate_types(b, rng, span)
+        return bytes(b)
     for _ in range(rng.randint(1, 4)):
         op = rng.randrange(7)
         if not b:
