@@ -38,6 +38,7 @@ final class DiffCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Outputs.check(java.util.List.of(a, b), Outputs.given(baseA, baseB), java.util.List.of(), false);
         Btf left = Inputs.load(a, Inputs.base(baseA)).btf();
         Btf right = Inputs.load(b, Inputs.base(baseB)).btf();
         DiffReport report = BtfDiff.diff(left, right);

@@ -60,6 +60,7 @@ final class DumpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Outputs.check(List.of(input), Outputs.given(base), Outputs.given(output), false);
         LoadedInput in = Inputs.load(input, Inputs.base(base));
         Btf btf = in.btf();
         int from = withBase ? 1 : btf.firstId();

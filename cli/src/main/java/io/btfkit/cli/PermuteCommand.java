@@ -55,6 +55,7 @@ final class PermuteCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Outputs.check(List.of(input), Outputs.given(base), List.of(output), false);
         LoadedInput li = Inputs.load(input, Inputs.base(base));
         Btf btf = li.btf();
         Btf result;

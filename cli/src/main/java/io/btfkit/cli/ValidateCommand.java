@@ -64,6 +64,7 @@ final class ValidateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Outputs.check(inputs, Outputs.given(base), List.of(), false);
         Btf baseBtf = Inputs.base(base);
         Validator.Options opts = new Validator.Options(first,
                 profile == ProfileName.structural ? Validator.Profile.STRUCTURAL : Validator.Profile.KERNEL);
@@ -78,7 +79,7 @@ final class ValidateCommand implements Callable<Integer> {
             Report r = check(in, baseBtf, opts);
             if (!r.lines().isEmpty()) {
                 synchronized (out) {
-                    r.lines().forEach(l -> out.println(in + ": " + l));
+                    r.lines().forEach(l -> out.println(Names.quote(in) + ": " + l));
                     out.flush();
                 }
             }
