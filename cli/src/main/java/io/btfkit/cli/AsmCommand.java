@@ -34,7 +34,7 @@ final class AsmCommand implements Callable<Integer> {
     public Integer call() {
         Outputs.check(List.of(input), Outputs.given(base), List.of(output), false);
         LoadedInput li = Inputs.load(input, Inputs.base(base));
-        Btf btf = li.btf();
+        Btf btf = Inputs.btf(li);
         try {
             out.verify(btf);
         } catch (BtfException e) {

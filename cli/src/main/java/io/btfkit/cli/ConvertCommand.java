@@ -80,7 +80,12 @@ final class ConvertCommand implements Callable<Integer> {
         LoadedInput in = Inputs.load(input, baseBtf);
         List<Btf> units = in.units();
         if (fix) {
-            GccNormalizer.FileResult r = GccNormalizer.normalize(in, GccNormalizer.Level.FIX);
+            GccNormalizer.FileResult r;
+            try {
+                r = GccNormalizer.normalize(in, GccNormalizer.Level.FIX); // reads the ELF's symbols
+            } catch (io.btfkit.core.BtfException e) {
+                throw new FileException(input, e);
+            }
             units = r.btfs();
             warn(input, r.applied(), r.kept());
         }

@@ -85,7 +85,7 @@ final class DedupCommand implements Callable<Integer> {
 
     private void dedupOne(Path in, Btf baseBtf, BaseIndex index, Path target, Path map) {
         LoadedInput li = Inputs.load(in, baseBtf);
-        Btf btf = li.btf();
+        Btf btf = Inputs.btf(li);
         BaseIndex idx = index;
         if (btf.isSplit() && (idx == null || idx.base() != btf.base())) {
             idx = BaseIndex.of(btf.base()); // e.g. split on the object's own .BTF.base

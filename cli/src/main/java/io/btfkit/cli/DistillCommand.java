@@ -86,7 +86,7 @@ final class DistillCommand implements Callable<Integer> {
         }
         Distiller.Result r;
         try {
-            r = Distiller.distill(li.btf());
+            r = Distiller.distill(Inputs.btf(li));
             out.verify(r.distilledBase());
             out.verify(r.newSplit());
         } catch (BtfException e) {

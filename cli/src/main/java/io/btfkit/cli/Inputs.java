@@ -98,6 +98,15 @@ final class Inputs {
 
     /** The base BTF named by {@code --base}, or null. */
     static Btf base(Path file) {
-        return file == null ? null : load(file, null).btf();
+        return file == null ? null : btf(load(file, null));
+    }
+
+    /** The one BTF of {@code li}; an input of several blobs is refused naming its file. */
+    static Btf btf(LoadedInput li) {
+        try {
+            return li.btf();
+        } catch (BtfException e) {
+            throw new FileException(li.path(), e);
+        }
     }
 }

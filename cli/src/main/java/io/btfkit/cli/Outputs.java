@@ -168,7 +168,7 @@ final class Outputs {
                     continue;
                 }
                 Path other = writtenFor.put(id, in);
-                if (other != null) {
+                if (other != null && !other.equals(in)) { // (an input named twice is written twice, alike)
                     throw usage(out, "would be written for both " + Names.quote(other) + " and " + Names.quote(in)
                             + " (same name); give each input a distinct name or run them separately");
                 }

@@ -89,7 +89,7 @@ final class RelocateCommand implements Callable<Integer> {
     private void relocateOne(Path in, Btf sharedDistBase, NewBaseIndex index, Path target) {
         Btf dist = sharedDistBase != null ? sharedDistBase : besideBase(in);
         LoadedInput li = Inputs.load(in, dist);
-        Btf split = li.btf();
+        Btf split = Inputs.btf(li);
         if (!split.isSplit()) {
             throw new FileException(in, new BtfFormatException(
                     "not split BTF on a distilled base (give --dist-base, or use an ELF with .BTF.base)"));

@@ -30,7 +30,7 @@ final class StatsCommand implements Callable<Integer> {
     public Integer call() {
         Outputs.check(java.util.List.of(input), Outputs.given(base), java.util.List.of(), false);
         LoadedInput in = Inputs.load(input, Inputs.base(base));
-        Stats stats = Stats.of(in.btf());
+        Stats stats = Stats.of(Inputs.btf(in));
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(Streams.out(), StandardCharsets.UTF_8));
         if (json) {
             out.print(StatsJsonPrinter.print(stats));

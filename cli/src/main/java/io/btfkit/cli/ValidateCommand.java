@@ -91,7 +91,12 @@ final class ValidateCommand implements Callable<Integer> {
 
     private static Report check(Path in, Btf baseBtf, Validator.Options opts) {
         LoadedInput li = Inputs.load(in, baseBtf);
-        GccNormalizer.FileResult fixed = GccNormalizer.normalize(li, GccNormalizer.Level.FIX);
+        GccNormalizer.FileResult fixed;
+        try {
+            fixed = GccNormalizer.normalize(li, GccNormalizer.Level.FIX); // reads the ELF's symbols
+        } catch (io.btfkit.core.BtfException e) {
+            throw new FileException(in, e);
+        }
         List<String> lines = new ArrayList<>();
         int findings = 0;
         List<Btf> units = li.units();

@@ -109,6 +109,38 @@ class ErrorsTest {
     }
 
     @Test
+    void severalBlobsAreNamedWithTheirFile() throws Exception {
+        Path one = tmp.resolve("one.btf");
+        assertEquals(0, Cli.run("link", "-q", TestData.sample("gcc/job.o").toString(), "-o", one.toString()).exit);
+        byte[] b = Files.readAllBytes(one);
+        Path two = tmp.resolve("two.btf");
+        Files.write(two, java.nio.ByteBuffer.allocate(2 * b.length).put(b).put(b).array());
+        assertOneLine(Cli.run("dump", two.toString()), 1, two.toString(), "holds 2 BTF blobs back to back");
+        assertOneLine(Cli.run("stats", two.toString()), 1, two.toString(), "holds 2 BTF blobs back to back");
+    }
+
+    @Test
+    void aBrokenSymbolTableIsNamedWithItsFile() throws Exception {
+        Path f = tmp.resolve("job.o");
+        byte[] elf = Files.readAllBytes(TestData.sample("gcc/job.o"));
+        java.nio.ByteBuffer bb = java.nio.ByteBuffer.wrap(elf).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        long shoff = bb.getLong(0x28);
+        int shentsize = bb.getShort(0x3a) & 0xffff;
+        int shnum = bb.getShort(0x3c) & 0xffff;
+        boolean found = false;
+        for (int i = 0; i < shnum; i++) {
+            int at = (int) shoff + i * shentsize;
+            if (bb.getInt(at + 4) == 2) { // SHT_SYMTAB: point its sh_link nowhere
+                bb.putInt(at + 0x28, 9999);
+                found = true;
+            }
+        }
+        assertTrue(found);
+        Files.write(f, elf);
+        assertOneLine(Cli.run("validate", f.toString()), 2, f.toString(), "(.symtab): sh_link 9999");
+    }
+
+    @Test
     void fileNamesWithControlCharactersAreQuoted() throws Exception {
         Path f = tmp.resolve("evil\n\033[31mred\033[0m.btf");
         Cli r = Cli.run("stats", f.toString());
