@@ -46,19 +46,20 @@ public final class Main implements Runnable {
 
     /** As {@link #run(String[], OutputStream, OutputStream)}, reading input {@code -} from {@code in} (null: System.in). */
     public static int run(String[] args, java.io.InputStream in, OutputStream out, OutputStream err) {
-        PrintWriter pout = new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true);
         PrintWriter perr = new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true);
         Streams.set(in, out, perr);
+        // (through Streams.out(), so that a help text that cannot be written fails too)
+        PrintWriter pout = new PrintWriter(new OutputStreamWriter(Streams.out(), StandardCharsets.UTF_8), true);
         try {
             // a plain command line runs without building picocli's model (see QuickArgs)
             java.util.concurrent.Callable<Integer> quick = QuickArgs.parse(args);
             if (quick != null) {
-                return checkStdout(call(quick, args[0], perr), perr);
+                return checkStdout(call(quick, args[0], perr), pout, perr);
             }
             CommandLine cl = commandLine(args.length > 0 ? args[0] : null);
             cl.setOut(pout);
             cl.setErr(perr);
-            return checkStdout(cl.execute(args), perr);
+            return checkStdout(cl.execute(args), pout, perr);
         } finally {
             pout.flush();
             perr.flush();
@@ -129,7 +130,8 @@ public final class Main implements Runnable {
      * A write error on stdout fails every command, whichever way it printed (a PrintWriter
      * swallows errors): exit 2 with the OS's reason. Once reported, {@code status} is moot.
      */
-    private static int checkStdout(int status, PrintWriter err) {
+    private static int checkStdout(int status, PrintWriter out, PrintWriter err) {
+        out.flush();
         java.io.IOException e = Streams.outError();
         if (e == null) {
             try {

@@ -17,6 +17,11 @@ final class Names {
         return p == null ? "?" : quote(p.toString());
     }
 
+    /** As {@link #quote(Path)}, for an output: {@code -} is standard output. */
+    static String output(Path p) {
+        return Inputs.isStdin(p) ? "stdout" : quote(p);
+    }
+
     static String quote(String name) {
         if (name.equals("-")) {
             return "stdin";

@@ -130,15 +130,16 @@ final class Outputs {
                 continue;
             }
             Path other = written.put(id, out);
+            Path shown = Inputs.isStdin(out) ? Path.of("stdout") : out;
             if (other != null) {
-                throw usage(out, "named as two outputs" + (other.toString().equals(out.toString()) ? ""
-                        : " (" + Names.quote(other) + " is the same file)") + "; give each output its own file");
+                throw usage(shown, "named as two outputs" + (other.toString().equals(out.toString()) ? ""
+                        : " (" + Names.output(other) + " is the same file)") + "; give each output its own file");
             }
             if (baseIds.containsKey(id)) {
-                throw usage(out, "output would overwrite the base " + Names.quote(baseIds.get(id)) + "; choose another output");
+                throw usage(shown, "output would overwrite the base " + Names.quote(baseIds.get(id)) + "; choose another output");
             }
             if (read.containsKey(id) && !inPlace) {
-                throw usage(out, "output would overwrite an input; choose another -o"
+                throw usage(shown, "output would overwrite an input; choose another -o"
                         + (inputs.size() == 1 ? " or pass --in-place where the command has it" : ""));
             }
         }

@@ -171,7 +171,7 @@ class ErrorsTest {
             {"stats", v}, {"stats", v, "--json"}, {"validate", TestData.sample("gcc/job.o").toString()},
             {"diff", v, w}, {"diff", v, w, "--json"},
             {"convert", v, "-o", "-"},
-            {"validate", "-q", "--summary-json", v, w},
+            {"validate", "-q", "--summary-json", v, w}, {"help", "dump"}, {"dump", "--help"}, {"--version"},
         };
         for (String[] c : commands) {
             List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
