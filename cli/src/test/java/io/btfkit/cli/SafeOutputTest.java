@@ -193,6 +193,22 @@ class SafeOutputTest {
         assertEquals("btfkit: /dev/stdout: named as two outputs (stdout is the same file); give each output its own file\n", twice.err);
     }
 
+    /** In a real process, whose stdout is a pipe: {@code /dev/stdout} writes the pipe and stays what it is. */
+    @Test
+    void devStdoutWritesThePipeOfAChild() throws Exception {
+        byte[] want = Files.readAllBytes(prog());
+        for (String dash : List.of("-", "/dev/stdout")) {
+            List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"), "io.btfkit.cli.Main", "convert", prog().toString(), "-o", dash));
+            Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            byte[] got = p.getInputStream().readAllBytes();
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(0, p.exitValue(), dash);
+            assertArrayEquals(want, got, dash);
+        }
+        assertFalse(Files.isRegularFile(Path.of("/dev/stdout")), "/dev/stdout is not a file now");
+    }
+
     @Test
     void dashIsStdinForEveryInput() throws Exception {
         byte[] bytes = Files.readAllBytes(prog());
