@@ -32,8 +32,9 @@ final class AsmCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Outputs.check(List.of(input), Outputs.given(base), List.of(output), false);
         LoadedInput li = Inputs.load(input, Inputs.base(base));
-        Btf btf = li.btf();
+        Btf btf = Inputs.btf(li);
         try {
             out.verify(btf);
         } catch (BtfException e) {

@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Runs one command over many inputs in parallel in one JVM (the base is read and indexed once
  * by the caller and shared read-only). One input's failure does not stop the others: it is
- * reported as {@code btfkit: FILE: message}, and the exit status is 1 if any failed. On a
+ * reported as {@code btfkit: FILE: message}; the exit status is 1 if any failed, 2 if an output
+ * could not be written (as in single mode). On a
  * terminal a progress line is shown; a summary line ends the run.
  */
 final class Batch {
@@ -39,6 +40,7 @@ final class Batch {
         long t0 = System.nanoTime();
         AtomicInteger done = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean unwritten = new java.util.concurrent.atomic.AtomicBoolean();
         Progress progress = new Progress(command, inputs.size(), err, !quiet && System.console() != null);
         int threads = Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), inputs.size()));
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
@@ -55,16 +57,17 @@ final class Batch {
                     failures.add(new String[] {in.toString(), "failed (see above)"});
                 } catch (FileException e) {
                     failed.incrementAndGet();
+                    unwritten.compareAndSet(false, e instanceof WriteException);
                     failures.add(new String[] {e.file().toString(), e.getMessage()});
-                    progress.message("btfkit: " + e.file() + ": " + e.getMessage());
+                    progress.message("btfkit: " + Names.quote(e.file()) + ": " + e.getMessage());
                 } catch (BtfException e) {
                     failed.incrementAndGet();
                     failures.add(new String[] {in.toString(), e.getMessage()});
-                    progress.message("btfkit: " + in + ": " + e.getMessage());
+                    progress.message("btfkit: " + Names.quote(in) + ": " + e.getMessage());
                 } catch (RuntimeException | OutOfMemoryError e) {
                     failed.incrementAndGet();
                     failures.add(new String[] {in.toString(), "internal error: " + e});
-                    progress.message("btfkit: " + in + ": internal error: " + e);
+                    progress.message("btfkit: " + Names.quote(in) + ": internal error: " + e);
                 }
                 progress.step(done.incrementAndGet());
             })).collect(java.util.stream.Collectors.toList());
@@ -109,7 +112,8 @@ final class Batch {
             out.println(w.toString());
             out.flush();
         }
-        return failed.get() == 0 ? ExitCodes.OK : ExitCodes.FAILED;
+        // a write failure is exit 2 as in single mode (docs/GUIDE.md, "Outputs"); other failures 1
+        return unwritten.get() ? ExitCodes.BAD_INPUT : failed.get() == 0 ? ExitCodes.OK : ExitCodes.FAILED;
     }
 
     /** A one-line progress bar on stderr, redrawn at most ten times a second. */

@@ -59,20 +59,13 @@ final class ConvertCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         BatchOptions.checkOneOrMany(output, outDir, inputs.size());
-        Btf baseBtf = Inputs.base(base);
         if (output != null) {
-            convertOne(inputs.get(0), baseBtf, output);
+            Outputs.check(inputs, Outputs.given(base), List.of(output), inPlace);
+            convertOne(inputs.get(0), Inputs.base(base), output);
             return ExitCodes.OK;
         }
-        java.util.Map<Path, Path> targets = new java.util.HashMap<>();
-        for (Path in : inputs) {
-            Path t = target(in);
-            Path other = targets.put(t, in);
-            if (other != null && !other.equals(in)) {
-                throw new UsageException(other + " and " + in + " would both be written to "
-                        + t + "; convert them in separate runs or with -o");
-            }
-        }
+        Outputs.checkBatch(inputs, Outputs.given(base), in -> List.of(target(in)), inPlace);
+        Btf baseBtf = Inputs.base(base);
         Outputs.ensureDirectory(outDir);
         return Batch.run("convert", inputs, in -> convertOne(in, baseBtf, target(in)), batch.quiet, batch.json);
     }
@@ -87,7 +80,12 @@ final class ConvertCommand implements Callable<Integer> {
         LoadedInput in = Inputs.load(input, baseBtf);
         List<Btf> units = in.units();
         if (fix) {
-            GccNormalizer.FileResult r = GccNormalizer.normalize(in, GccNormalizer.Level.FIX);
+            GccNormalizer.FileResult r;
+            try {
+                r = GccNormalizer.normalize(in, GccNormalizer.Level.FIX); // reads the ELF's symbols
+            } catch (io.btfkit.core.BtfException e) {
+                throw new FileException(input, e);
+            }
             units = r.btfs();
             warn(input, r.applied(), r.kept());
         }

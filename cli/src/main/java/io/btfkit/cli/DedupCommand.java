@@ -54,6 +54,11 @@ final class DedupCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         BatchOptions.checkOneOrMany(output, outDir, inputs.size());
+        if (output != null) {
+            Outputs.check(inputs, Outputs.given(base), Outputs.given(output, mapFile), inPlace);
+        } else {
+            Outputs.checkBatch(inputs, Outputs.given(base), in -> List.of(target(in)), inPlace);
+        }
         Btf baseBtf = Inputs.base(base);
         BaseIndex index = baseBtf == null ? null : indexOf(baseBtf);
         if (output != null) {
@@ -61,9 +66,13 @@ final class DedupCommand implements Callable<Integer> {
             return ExitCodes.OK;
         }
         Outputs.ensureDirectory(outDir);
-        return Batch.run("dedup", inputs, in -> dedupOne(in, baseBtf, index,
-                outDir.resolve(out.format == OutputOptions.Format.elf ? Stems.uncompressedName(in)
-                        : Stems.stem(in) + (out.format == OutputOptions.Format.text ? ".txt" : ".btf")), null), batch.quiet, batch.json);
+        return Batch.run("dedup", inputs, in -> dedupOne(in, baseBtf, index, target(in), null), batch.quiet, batch.json);
+    }
+
+    /** Batch mode: D/STEM.btf (.txt for text, the input's uncompressed name for ELF). */
+    private Path target(Path in) {
+        return outDir.resolve(out.format == OutputOptions.Format.elf ? Stems.uncompressedName(in)
+                : Stems.stem(in) + (out.format == OutputOptions.Format.text ? ".txt" : ".btf"));
     }
 
     private BaseIndex indexOf(Btf b) {
@@ -76,7 +85,7 @@ final class DedupCommand implements Callable<Integer> {
 
     private void dedupOne(Path in, Btf baseBtf, BaseIndex index, Path target, Path map) {
         LoadedInput li = Inputs.load(in, baseBtf);
-        Btf btf = li.btf();
+        Btf btf = Inputs.btf(li);
         BaseIndex idx = index;
         if (btf.isSplit() && (idx == null || idx.base() != btf.base())) {
             idx = BaseIndex.of(btf.base()); // e.g. split on the object's own .BTF.base
@@ -90,9 +99,13 @@ final class DedupCommand implements Callable<Integer> {
         }
         byte[] bytes = out.format == OutputOptions.Format.elf ? ElfOutput.replace(li, out, r.btf(), r.ext(), li.distilledBase())
                 : out.encode(r.btf());
-        Outputs.write(target, bytes, List.of(in), inPlace);
-        if (map != null) {
-            IdMaps.write(map, List.of(in), List.of(btf), r);
+        // the output and the map land together or not at all
+        try (Outputs.Transaction t = new Outputs.Transaction()) {
+            t.add(target, bytes);
+            if (map != null) {
+                t.add(map, IdMaps.body(List.of(in), List.of(btf), r));
+            }
+            t.commit();
         }
     }
 }

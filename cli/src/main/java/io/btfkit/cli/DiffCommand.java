@@ -38,8 +38,9 @@ final class DiffCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Btf left = Inputs.load(a, Inputs.base(baseA)).btf();
-        Btf right = Inputs.load(b, Inputs.base(baseB)).btf();
+        Outputs.check(java.util.List.of(a, b), Outputs.given(baseA, baseB), java.util.List.of(), false);
+        Btf left = Inputs.btf(Inputs.load(a, Inputs.base(baseA)));
+        Btf right = Inputs.btf(Inputs.load(b, Inputs.base(baseB)));
         DiffReport report = BtfDiff.diff(left, right);
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(Streams.out(), StandardCharsets.UTF_8));
         out.print(json ? DiffJsonPrinter.print(report) : DiffTextPrinter.print(report));

@@ -53,6 +53,11 @@ final class DistillCommand implements Callable<Integer> {
         if (output != null && baseOut == null && out.format != OutputOptions.Format.elf) {
             throw new UsageException("give --base-out for the distilled base (or --out-format elf)");
         }
+        if (output != null) {
+            Outputs.check(inputs, List.of(base), Outputs.given(output, baseOut), false);
+        } else {
+            Outputs.checkBatch(inputs, List.of(base), this::targets, false);
+        }
         Btf full = Inputs.base(base);
         if (output != null) {
             distillOne(inputs.get(0), full, output, baseOut);
@@ -60,13 +65,18 @@ final class DistillCommand implements Callable<Integer> {
         }
         Outputs.ensureDirectory(outDir);
         return Batch.run("distill", inputs, in -> {
-            if (out.format == OutputOptions.Format.elf) {
-                distillOne(in, full, outDir.resolve(Stems.uncompressedName(in)), null);
-            } else {
-                String stem = Stems.stem(in);
-                distillOne(in, full, outDir.resolve(stem + ".split.btf"), outDir.resolve(stem + ".base.btf"));
-            }
+            List<Path> t = targets(in);
+            distillOne(in, full, t.get(0), t.size() > 1 ? t.get(1) : null);
         }, batch.quiet, batch.json);
+    }
+
+    /** Batch mode: D/NAME for ELF output, else D/STEM.split.btf and D/STEM.base.btf. */
+    private List<Path> targets(Path in) {
+        if (out.format == OutputOptions.Format.elf) {
+            return List.of(outDir.resolve(Stems.uncompressedName(in)));
+        }
+        String stem = Stems.stem(in);
+        return List.of(outDir.resolve(stem + ".split.btf"), outDir.resolve(stem + ".base.btf"));
     }
 
     private void distillOne(Path in, Btf full, Path splitOut, Path distBaseOut) {
@@ -76,25 +86,28 @@ final class DistillCommand implements Callable<Integer> {
         }
         Distiller.Result r;
         try {
-            r = Distiller.distill(li.btf());
+            r = Distiller.distill(Inputs.btf(li));
             out.verify(r.distilledBase());
             out.verify(r.newSplit());
         } catch (BtfException e) {
             throw new FileException(in, e);
         }
-        if (out.format == OutputOptions.Format.elf) {
-            if (li.ext() != null) {
-                throw new FileException(in, new BtfFormatException(
-                        "has a .BTF.ext, whose type ids distilling would renumber; not supported for ELF output"));
+        // the split and its base land together or not at all
+        try (Outputs.Transaction t = new Outputs.Transaction()) {
+            if (out.format == OutputOptions.Format.elf) {
+                if (li.ext() != null) {
+                    throw new FileException(in, new BtfFormatException(
+                            "has a .BTF.ext, whose type ids distilling would renumber; not supported for ELF output"));
+                }
+                t.add(splitOut, ElfOutput.replace(li, out, r.newSplit(), null, r.distilledBase()));
+                if (distBaseOut != null) {
+                    t.add(distBaseOut, io.btfkit.core.BtfWriter.write(r.distilledBase(), out.rawFormat(r.distilledBase())));
+                }
+            } else {
+                t.add(splitOut, out.encode(r.newSplit()));
+                t.add(distBaseOut, out.encode(r.distilledBase()));
             }
-            Outputs.write(splitOut, ElfOutput.replace(li, out, r.newSplit(), null, r.distilledBase()), List.of(in), false);
-            if (distBaseOut != null) {
-                Outputs.write(distBaseOut, io.btfkit.core.BtfWriter.write(r.distilledBase(), out.rawFormat(r.distilledBase())),
-                        List.of(in), false);
-            }
-            return;
+            t.commit();
         }
-        Outputs.write(splitOut, out.encode(r.newSplit()), List.of(in), false);
-        Outputs.write(distBaseOut, out.encode(r.distilledBase()), List.of(in), false);
     }
 }

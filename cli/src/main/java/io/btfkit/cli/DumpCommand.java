@@ -60,8 +60,9 @@ final class DumpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Outputs.check(List.of(input), Outputs.given(base), Outputs.given(output), false);
         LoadedInput in = Inputs.load(input, Inputs.base(base));
-        Btf btf = in.btf();
+        Btf btf = Inputs.btf(in);
         int from = withBase ? 1 : btf.firstId();
         CHeaderOptions copts = (cStyle == CStyle.current ? CHeaderOptions.CURRENT_LIBBPF : CHeaderOptions.DEFAULT)
                 .withPointerSize(in.elf() == null ? 0 : in.elf().is64() ? 8 : 4);

@@ -5,7 +5,7 @@ import io.btfkit.core.OperationException;
 import java.nio.file.Path;
 
 /** A {@link BtfException} tied to the file it is about, reported as {@code btfkit: FILE: message}. */
-final class FileException extends RuntimeException {
+class FileException extends RuntimeException {
     private static final long serialVersionUID = 1L;
     private final transient Path file;
 

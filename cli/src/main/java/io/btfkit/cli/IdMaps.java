@@ -14,8 +14,9 @@ final class IdMaps {
     private IdMaps() {
     }
 
-    static void write(Path map, List<Path> files, List<Btf> inputs, DedupResult r) {
-        Outputs.write(map, os -> {
+    /** The map's bytes, streamed when the map is written. */
+    static Outputs.Body body(List<Path> files, List<Btf> inputs, DedupResult r) {
+        return os -> {
             StringBuilder sb = new StringBuilder(1 << 16);
             for (int k = 0; k < inputs.size(); k++) {
                 Btf in = inputs.get(k);
@@ -29,6 +30,6 @@ final class IdMaps {
                 }
             }
             os.write(sb.toString().getBytes(StandardCharsets.UTF_8));
-        }, files, false);
+        };
     }
 }

@@ -13,9 +13,23 @@ final class Inputs {
 
     static LoadedInput load(Path file, Btf base) {
         try {
-            return InputLoader.load(file, base);
+            return isStdin(file) ? InputLoader.load(file, readStdin(), base) : InputLoader.load(file, base);
         } catch (BtfException e) {
             throw new FileException(file, e);
+        }
+    }
+
+    /** {@code -}: standard input (commands accept it at most once: {@link Outputs#check}). */
+    static boolean isStdin(Path file) {
+        return file != null && file.toString().equals("-");
+    }
+
+    /** Standard input to its end, bounded as a file is ({@link InputLoader#MAX_FILE}) while it is read. */
+    private static byte[] readStdin() {
+        try {
+            return io.btfkit.core.io.FileBytes.read(Streams.in(), InputLoader.MAX_FILE);
+        } catch (java.io.IOException e) {
+            throw new io.btfkit.core.BtfFormatException("cannot read: " + io.btfkit.core.io.IoErrors.reason(e), e);
         }
     }
 
@@ -25,6 +39,9 @@ final class Inputs {
      * a link can size its merged graph before reading thousands of inputs.
      */
     static int rawTypeSectionBytes(Path file) {
+        if (isStdin(file)) {
+            return -1;
+        }
         byte[] h = new byte[16];
         try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
             if (in.readNBytes(h, 0, h.length) != h.length) {
@@ -53,6 +70,9 @@ final class Inputs {
      * every file's bytes once more (93 MB of garbage for 300 units).
      */
     static Btf readRawReusing(Path file, Btf base, java.util.Queue<byte[]> buffers) {
+        if (isStdin(file)) {
+            return null;
+        }
         byte[] buf = buffers.poll();
         try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {
             long size = ch.size();
@@ -78,6 +98,15 @@ final class Inputs {
 
     /** The base BTF named by {@code --base}, or null. */
     static Btf base(Path file) {
-        return file == null ? null : load(file, null).btf();
+        return file == null ? null : btf(load(file, null));
+    }
+
+    /** The one BTF of {@code li}; an input of several blobs is refused naming its file. */
+    static Btf btf(LoadedInput li) {
+        try {
+            return li.btf();
+        } catch (BtfException e) {
+            throw new FileException(li.path(), e);
+        }
     }
 }

@@ -86,6 +86,7 @@ final class LinkCommand implements Callable<Integer> {
         if (fix && asWritten) {
             throw new UsageException("--fix and --as-written exclude each other");
         }
+        Outputs.check(inputs, Outputs.given(base), Outputs.given(output, mapFile), false);
         io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
         Btf baseBtf = Inputs.base(base);
         Units units = new Units();
@@ -103,11 +104,15 @@ final class LinkCommand implements Callable<Integer> {
         } catch (BtfException e) {
             throw new FileException(output, e);
         }
-        Outputs.write(output, out.encode(r.btf()), new ArrayList<>(inputs), false);
-        timer.lap("write");
-        if (mapFile != null) {
-            writeMap(units, r);
+        // the output and the map land together or not at all
+        try (Outputs.Transaction t = new Outputs.Transaction()) {
+            t.add(output, out.encode(r.btf()));
+            if (mapFile != null) {
+                t.add(mapFile, mapBody(units, r));
+            }
+            t.commit();
         }
+        timer.lap("write");
         return ExitCodes.OK;
     }
 
@@ -283,8 +288,8 @@ final class LinkCommand implements Callable<Integer> {
      * One line per type as read (input, input id, output id), through the normalisation's
      * renumbering: a type --fix removed maps to where its references went (0: void).
      */
-    private void writeMap(Units units, DedupResult r) {
-        Outputs.write(mapFile, os -> {
+    private static Outputs.Body mapBody(Units units, DedupResult r) {
+        return os -> {
             StringBuilder sb = new StringBuilder(1 << 16);
             for (int k = 0; k < units.read.size(); k++) {
                 int[] in = units.read.get(k);
@@ -301,6 +306,6 @@ final class LinkCommand implements Callable<Integer> {
                 }
             }
             os.write(sb.toString().getBytes(StandardCharsets.UTF_8));
-        }, new ArrayList<>(inputs), false);
+        };
     }
 }

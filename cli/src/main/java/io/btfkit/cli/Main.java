@@ -41,19 +41,25 @@ public final class Main implements Runnable {
      * embedding). Data output (dumps) goes to {@code out} as raw bytes; messages as UTF-8.
      */
     public static int run(String[] args, OutputStream out, OutputStream err) {
-        PrintWriter pout = new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true);
+        return run(args, null, out, err);
+    }
+
+    /** As {@link #run(String[], OutputStream, OutputStream)}, reading input {@code -} from {@code in} (null: System.in). */
+    public static int run(String[] args, java.io.InputStream in, OutputStream out, OutputStream err) {
         PrintWriter perr = new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true);
-        Streams.set(out, perr);
+        Streams.set(in, out, perr);
+        // (through Streams.out(), so that a help text that cannot be written fails too)
+        PrintWriter pout = new PrintWriter(new OutputStreamWriter(Streams.out(), StandardCharsets.UTF_8), true);
         try {
             // a plain command line runs without building picocli's model (see QuickArgs)
             java.util.concurrent.Callable<Integer> quick = QuickArgs.parse(args);
             if (quick != null) {
-                return call(quick, args[0], perr);
+                return checkStdout(call(quick, args[0], perr), pout, perr);
             }
             CommandLine cl = commandLine(args.length > 0 ? args[0] : null);
             cl.setOut(pout);
             cl.setErr(perr);
-            return cl.execute(args);
+            return checkStdout(cl.execute(args), pout, perr);
         } finally {
             pout.flush();
             perr.flush();
@@ -120,6 +126,30 @@ public final class Main implements Runnable {
         return cl;
     }
 
+    /**
+     * A write error on stdout fails every command, whichever way it printed (a PrintWriter
+     * swallows errors): exit 2 with the OS's reason. Once reported, {@code status} is moot.
+     */
+    private static int checkStdout(int status, PrintWriter out, PrintWriter err) {
+        out.flush();
+        java.io.IOException e = Streams.outError();
+        if (e == null) {
+            try {
+                Streams.out().flush();
+            } catch (java.io.IOException flushFailed) {
+                e = flushFailed;
+            }
+        }
+        if (e == null) {
+            return status;
+        }
+        if (isBrokenPipe(e)) {
+            return ExitCodes.OK; // the reader of our output went away (e.g. `| head`): not an error
+        }
+        err.println("btfkit: stdout: " + io.btfkit.core.io.IoErrors.reason(e));
+        return ExitCodes.BAD_INPUT;
+    }
+
     private static boolean isBrokenPipe(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof java.io.IOException && String.valueOf(t.getMessage()).contains("Broken pipe")) {
@@ -158,11 +188,14 @@ public final class Main implements Runnable {
         if (e instanceof UsageException) {
             return usageError(e.getMessage(), command, err);
         }
+        if (Streams.outError() != null) {
+            return ExitCodes.BAD_INPUT; // stdout failed: checkStdout says why
+        }
         if (System.getenv("BTFKIT_DEBUG") != null) {
             e.printStackTrace(err);
         }
         if (e instanceof FileException fe) {
-            err.println("btfkit: " + fe.file() + ": " + Printable.oneLine(fe.getMessage()));
+            err.println("btfkit: " + Names.quote(fe.file()) + ": " + Printable.oneLine(fe.getMessage()));
             return fe.exitCode();
         }
         if (e instanceof BtfException be) {

@@ -55,8 +55,9 @@ final class PermuteCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Outputs.check(List.of(input), Outputs.given(base), List.of(output), false);
         LoadedInput li = Inputs.load(input, Inputs.base(base));
-        Btf btf = li.btf();
+        Btf btf = Inputs.btf(li);
         Btf result;
         BtfExt ext = li.ext();
         try {

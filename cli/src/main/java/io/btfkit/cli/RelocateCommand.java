@@ -56,6 +56,15 @@ final class RelocateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         BatchOptions.checkOneOrMany(output, outDir, inputs.size());
+        List<Path> bases = new java.util.ArrayList<>(Outputs.given(base, distBase));
+        if (distBase == null) {
+            inputs.stream().map(RelocateCommand::besidePath).filter(java.util.Objects::nonNull).forEach(bases::add);
+        }
+        if (output != null) {
+            Outputs.check(inputs, bases, List.of(output), false);
+        } else {
+            Outputs.checkBatch(inputs, bases, in -> List.of(outDir.resolve(outName(in))), false);
+        }
         Btf newBase = Inputs.base(base);
         NewBaseIndex index;
         try {
@@ -80,7 +89,7 @@ final class RelocateCommand implements Callable<Integer> {
     private void relocateOne(Path in, Btf sharedDistBase, NewBaseIndex index, Path target) {
         Btf dist = sharedDistBase != null ? sharedDistBase : besideBase(in);
         LoadedInput li = Inputs.load(in, dist);
-        Btf split = li.btf();
+        Btf split = Inputs.btf(li);
         if (!split.isSplit()) {
             throw new FileException(in, new BtfFormatException(
                     "not split BTF on a distilled base (give --dist-base, or use an ELF with .BTF.base)"));
@@ -106,22 +115,28 @@ final class RelocateCommand implements Callable<Integer> {
 
     /** X.split.btf → X.base.btf beside it, when present; else the input must carry .BTF.base. */
     private static Btf besideBase(Path in) {
-        String name = in.getFileName().toString();
-        int i = name.lastIndexOf(".split.");
+        Path candidate = besidePath(in);
+        return candidate != null && Files.exists(candidate) ? Inputs.base(candidate) : null;
+    }
+
+    /** X.base.btf for X.split.btf (whether or not it exists), else null. */
+    private static Path besidePath(Path in) {
+        Path name = in.getFileName();
+        int i = name == null ? -1 : name.toString().lastIndexOf(".split.");
         if (i < 0) {
             return null;
         }
-        Path candidate = in.resolveSibling(name.substring(0, i) + ".base." + name.substring(i + ".split.".length()));
-        return Files.exists(candidate) ? Inputs.base(candidate) : null;
+        String n = name.toString();
+        return in.resolveSibling(n.substring(0, i) + ".base." + n.substring(i + ".split.".length()));
     }
 
     private static void reportProblems(Path in, List<Problem> problems) {
         PrintWriter err = Streams.err();
         synchronized (err) {
-            err.println("btfkit: " + in + ": cannot relocate: " + problems.size()
+            err.println("btfkit: " + Names.quote(in) + ": cannot relocate: " + problems.size()
                     + (problems.size() == 1 ? " type has" : " types have") + " no match in the new base");
             for (Problem p : problems) {
-                err.println("btfkit: " + in + ":   " + io.btfkit.core.Printable.oneLine(p.message()));
+                err.println("btfkit: " + Names.quote(in) + ":   " + io.btfkit.core.Printable.oneLine(p.message()));
             }
             err.flush();
         }

@@ -28,13 +28,14 @@ final class StatsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Outputs.check(java.util.List.of(input), Outputs.given(base), java.util.List.of(), false);
         LoadedInput in = Inputs.load(input, Inputs.base(base));
-        Stats stats = Stats.of(in.btf());
+        Stats stats = Stats.of(Inputs.btf(in));
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(Streams.out(), StandardCharsets.UTF_8));
         if (json) {
             out.print(StatsJsonPrinter.print(stats));
         } else {
-            out.printf("file:            %s (%s%s)%n", input, in.source().name().toLowerCase(java.util.Locale.ROOT),
+            out.printf("file:            %s (%s%s)%n", Names.quote(input), in.source().name().toLowerCase(java.util.Locale.ROOT),
                     in.compression() == null ? "" : ", " + in.compression().label());
             out.print(StatsTextPrinter.print(stats));
         }

@@ -64,6 +64,7 @@ final class ValidateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Outputs.check(inputs, Outputs.given(base), List.of(), false);
         Btf baseBtf = Inputs.base(base);
         Validator.Options opts = new Validator.Options(first,
                 profile == ProfileName.structural ? Validator.Profile.STRUCTURAL : Validator.Profile.KERNEL);
@@ -78,7 +79,7 @@ final class ValidateCommand implements Callable<Integer> {
             Report r = check(in, baseBtf, opts);
             if (!r.lines().isEmpty()) {
                 synchronized (out) {
-                    r.lines().forEach(l -> out.println(in + ": " + l));
+                    r.lines().forEach(l -> out.println(Names.quote(in) + ": " + l));
                     out.flush();
                 }
             }
@@ -90,7 +91,12 @@ final class ValidateCommand implements Callable<Integer> {
 
     private static Report check(Path in, Btf baseBtf, Validator.Options opts) {
         LoadedInput li = Inputs.load(in, baseBtf);
-        GccNormalizer.FileResult fixed = GccNormalizer.normalize(li, GccNormalizer.Level.FIX);
+        GccNormalizer.FileResult fixed;
+        try {
+            fixed = GccNormalizer.normalize(li, GccNormalizer.Level.FIX); // reads the ELF's symbols
+        } catch (io.btfkit.core.BtfException e) {
+            throw new FileException(in, e);
+        }
         List<String> lines = new ArrayList<>();
         int findings = 0;
         List<Btf> units = li.units();

@@ -16,9 +16,14 @@ final class Cli {
     }
 
     static Cli run(String... args) {
+        return runWithStdin(null, args);
+    }
+
+    /** Runs btfkit with {@code stdin} as standard input (null: none given). */
+    static Cli runWithStdin(byte[] stdin, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = Main.run(args, out, err);
+        int exit = Main.run(args, stdin == null ? null : new java.io.ByteArrayInputStream(stdin), out, err);
         return new Cli(exit, out.toByteArray(), err.toString(StandardCharsets.UTF_8));
     }
 

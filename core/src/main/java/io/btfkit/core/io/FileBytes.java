@@ -52,6 +52,31 @@ public final class FileBytes {
         }
     }
 
+    /**
+     * All of {@code in} (a pipe: standard input), at most {@code limit} bytes, else an
+     * IOException as soon as one byte more arrives — the bound holds before the bytes are kept.
+     */
+    public static byte[] read(java.io.InputStream in, long limit) throws IOException {
+        byte[] buf = new byte[(int) Math.min(CHUNK, limit)];
+        int n = 0;
+        while (true) {
+            if (n == buf.length) {
+                if (n >= limit) {
+                    if (in.read() < 0) {
+                        return buf;
+                    }
+                    throw new IOException("input is larger than the " + limit + "-byte limit");
+                }
+                buf = java.util.Arrays.copyOf(buf, (int) Math.min(limit, 2L * buf.length));
+            }
+            int r = in.read(buf, n, Math.min(CHUNK, buf.length - n));
+            if (r < 0) {
+                return java.util.Arrays.copyOf(buf, n);
+            }
+            n += r;
+        }
+    }
+
     /** Reads into {@code buf[from..]} until it is full or the channel ends; returns the bytes in {@code buf}. */
     private static int readUpTo(FileChannel ch, byte[] buf, int from) throws IOException {
         int n = from;

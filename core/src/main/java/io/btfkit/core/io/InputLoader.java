@@ -39,7 +39,8 @@ public final class InputLoader {
         } catch (NoSuchFileException e) {
             throw new BtfFormatException("no such file");
         } catch (IOException e) {
-            throw new BtfFormatException("cannot read: " + e.getMessage(), e);
+            // the OS's reason, not NIO's message (which for a refused open is just the path)
+            throw new BtfFormatException("cannot read: " + IoErrors.reason(e), e);
         }
     }
 
