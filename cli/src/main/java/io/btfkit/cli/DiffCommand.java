@@ -36,13 +36,16 @@ final class DiffCommand implements Callable<Integer> {
     @Option(names = "--json", description = "JSON report (fields documented in docs/DIFF.md)")
     boolean json;
 
+    @Option(names = {"-p", "--pretty"}, description = "JSON with every object and array on lines of its own (implies --json)")
+    boolean pretty;
+
     @Override
     public Integer call() {
         Btf left = Inputs.load(a, Inputs.base(baseA)).btf();
         Btf right = Inputs.load(b, Inputs.base(baseB)).btf();
         DiffReport report = BtfDiff.diff(left, right);
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(Streams.out(), StandardCharsets.UTF_8));
-        out.print(json ? DiffJsonPrinter.print(report) : DiffTextPrinter.print(report));
+        out.print(json || pretty ? DiffJsonPrinter.print(report, pretty) : DiffTextPrinter.print(report));
         out.flush();
         return report.isEmpty() ? ExitCodes.OK : ExitCodes.FAILED;
     }
