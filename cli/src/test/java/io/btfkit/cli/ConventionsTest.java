@@ -29,7 +29,7 @@ class ConventionsTest {
     static Path base;
     static Path split;
 
-    /** A base where 'foo' names a struct and its typedef, 'bar' a struct and a forward declaration of it. */
+    /** A base where 'foo' names a struct and its typedef, 'bar' a struct, a declaration of it and a variable, 'baz' a union and a function. */
     @BeforeAll
     static void files() throws Exception {
         Btf b = RawTextParser.parse("""
@@ -41,11 +41,15 @@ class ConventionsTest {
                 [5] STRUCT 'bar' size=8 vlen=1
                 	'p' type_id=6 bits_offset=0
                 [6] PTR '(anon)' type_id=4
+                [7] VAR 'bar' type_id=5, linkage=global
+                [8] UNION 'baz' size=4 vlen=0
+                [9] FUNC_PROTO '(anon)' ret_type_id=1 vlen=0
+                [10] FUNC 'baz' type_id=9 linkage=static
                 """, null);
         base = tmp.resolve("base.btf");
         Files.write(base, BtfWriter.write(b));
         Btf s = RawTextParser.parse("""
-                [7] STRUCT 'mod' size=4 vlen=1
+                [11] STRUCT 'mod' size=4 vlen=1
                 	'f' type_id=3 bits_offset=0
                 """, b);
         split = tmp.resolve("mod.btf");
@@ -73,7 +77,8 @@ class ConventionsTest {
         assertTrue(byId.contains("struct foo {"), byId);
         assertEquals(byId, c("--root", "struct:foo"));
         assertEquals(byId, c("--root", "STRUCT:foo"));
-        assertEquals(c("--root", "5"), c("--root", "bar"), "a forward declaration gives way to the definition");
+        assertEquals(c("--root", "5"), c("--root", "bar"), "a declaration and a variable give way to the definition");
+        assertEquals(c("--root", "8"), c("--root", "baz"), "so does a function");
         assertEquals(c("--root", "3,5"), c("--root", "typedef:foo,bar"));
         Cli sp = Cli.run("dump", split.toString(), "-B", base.toString(), "--format", "c", "--root", "mod,struct:foo");
         assertEquals(0, sp.exit, sp.toString());

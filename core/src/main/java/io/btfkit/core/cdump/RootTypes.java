@@ -15,8 +15,8 @@ import java.util.TreeMap;
  * too, so a module's dump can start from a vmlinux type.
  *
  * <p>A name selects every type of that name, except that forward declarations give way to a
- * definition of the same name, and DECL_TAGs (whose name is a tag, not a type's) are looked at
- * only when asked for by kind. When what remains has several kinds the name is ambiguous; when it
+ * definition of the same name, FUNCs, VARs and DATASECs (which print nothing in C) to either,
+ * and DECL_TAGs (whose name is a tag, not a type's) are looked at only when asked for by kind. When what remains has several kinds the name is ambiguous; when it
  * is several types of one kind (distinct definitions that happen to share a name), all of them
  * are roots, printed as {@code foo}, {@code foo___2}, ...
  */
@@ -65,8 +65,18 @@ public final class RootTypes {
                 byKind.computeIfAbsent(k, x -> new ArrayList<>()).add(id);
             }
         }
-        if (kind < 0 && byKind.size() > 1) {
-            byKind.remove(Kind.FWD); // a declaration gives way to the definition
+        if (kind < 0) {
+            // a type definition first, then a forward declaration, then what prints nothing in C
+            // (a FUNC or VAR that shares the struct's name, as cpu_hw_events does in vmlinux)
+            for (int[] lesser : new int[][] {{Kind.FUNC, Kind.VAR, Kind.DATASEC}, {Kind.FWD}}) {
+                TreeMap<Integer, List<Integer>> rest = new TreeMap<>(byKind);
+                for (int k : lesser) {
+                    rest.remove(k);
+                }
+                if (!rest.isEmpty()) {
+                    byKind = rest;
+                }
+            }
         }
         if (byKind.isEmpty()) {
             throw new BtfException("--root " + spec + ": no " + (kind < 0 ? "type" : Kind.name(kind)) + " named '" + name + "'");
