@@ -32,7 +32,7 @@ found=no
 if [ -f /usr/share/bash-completion/bash_completion ] || [ -f /etc/bash_completion ]; then
   for d in "${BASH_COMPLETION_USER_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/bash-completion}" \
            $(IFS=:; for x in ${XDG_DATA_DIRS:-/usr/local/share:/usr/share}; do echo "$x/bash-completion"; done); do
-    [ "$(cd "$d/completions" 2>/dev/null && pwd -P)" = "$(cd "$compdir" && pwd -P)" ] && found=yes
+    if [ "$(cd "$d/completions" 2>/dev/null && pwd -P)" = "$(cd "$compdir" && pwd -P)" ]; then found=yes; fi
   done
 fi
 if [ "$found" = yes ]; then
