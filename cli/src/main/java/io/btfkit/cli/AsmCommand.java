@@ -21,7 +21,7 @@ final class AsmCommand implements Callable<Integer> {
     @Parameters(paramLabel = "INPUT.txt")
     Path input;
 
-    @Option(names = "--base", paramLabel = "B", description = "base BTF of split text")
+    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "B", description = "base BTF of split text")
     Path base;
 
     @Option(names = {"-o", "--output"}, paramLabel = "OUT", required = true)

@@ -14,8 +14,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Runs one command over many inputs in parallel in one JVM (the base is read and indexed once
  * by the caller and shared read-only). One input's failure does not stop the others: it is
  * reported as {@code btfkit: FILE: message}; the exit status is 1 if any failed, 2 if an output
- * could not be written (as in single mode). On a
- * terminal a progress line is shown; a summary line ends the run.
+ * could not be written (as in single mode). On a terminal a progress line is shown
+ * ({@link ProgressBar}); whatever the inputs' work prints, on stderr or stdout, goes through the
+ * bar's guards, which erase it first. A summary line ends the run.
  */
 final class Batch {
     /** The work for one input; throws to report a failure. */
@@ -37,11 +38,15 @@ final class Batch {
     static int run(String command, List<Path> inputs, Job job, boolean quiet, boolean json) {
         java.util.List<String[]> failures = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
         PrintWriter err = Streams.err();
+        java.io.OutputStream stdout = Streams.out();
         long t0 = System.nanoTime();
         AtomicInteger done = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger();
         java.util.concurrent.atomic.AtomicBoolean unwritten = new java.util.concurrent.atomic.AtomicBoolean();
-        Progress progress = new Progress(command, inputs.size(), err, !quiet && System.console() != null);
+        ProgressBar progress = ProgressBar.forStderr(command, inputs.size(), err, quiet);
+        PrintWriter messages = progress.guard(err);
+        // the pool's threads, created below, inherit these: every line of the work clears the bar first
+        Streams.set(progress.guard(stdout), messages);
         int threads = Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), inputs.size()));
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "btfkit-batch");
@@ -59,17 +64,17 @@ final class Batch {
                     failed.incrementAndGet();
                     unwritten.compareAndSet(false, e instanceof WriteException);
                     failures.add(new String[] {e.file().toString(), e.getMessage()});
-                    progress.message("btfkit: " + Names.quote(e.file()) + ": " + e.getMessage());
+                    message(messages, "btfkit: " + Names.quote(e.file()) + ": " + e.getMessage());
                 } catch (BtfException e) {
                     failed.incrementAndGet();
                     failures.add(new String[] {in.toString(), e.getMessage()});
-                    progress.message("btfkit: " + Names.quote(in) + ": " + e.getMessage());
+                    message(messages, "btfkit: " + Names.quote(in) + ": " + e.getMessage());
                 } catch (RuntimeException | OutOfMemoryError e) {
                     failed.incrementAndGet();
                     failures.add(new String[] {in.toString(), "internal error: " + e});
-                    progress.message("btfkit: " + Names.quote(in) + ": internal error: " + e);
+                    message(messages, "btfkit: " + Names.quote(in) + ": internal error: " + e);
                 }
-                progress.step(done.incrementAndGet());
+                progress.update(done.incrementAndGet());
             })).collect(java.util.stream.Collectors.toList());
             for (Future<?> f : futures) {
                 f.get();
@@ -86,8 +91,9 @@ final class Batch {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            progress.clear();
+            Streams.set(stdout, err);
         }
-        progress.finish();
         double secs = (System.nanoTime() - t0) / 1e9;
         int ok = inputs.size() - failed.get();
         err.printf("btfkit: %s: %d ok, %d failed in %.2f s%n", command, ok, failed.get(), secs);
@@ -116,45 +122,10 @@ final class Batch {
         return unwritten.get() ? ExitCodes.BAD_INPUT : failed.get() == 0 ? ExitCodes.OK : ExitCodes.FAILED;
     }
 
-    /** A one-line progress bar on stderr, redrawn at most ten times a second. */
-    private static final class Progress {
-        private final String command;
-        private final int total;
-        private final PrintWriter err;
-        private final boolean on;
-        private long lastDraw;
-
-        Progress(String command, int total, PrintWriter err, boolean on) {
-            this.command = command;
-            this.total = total;
-            this.err = err;
-            this.on = on;
-        }
-
-        synchronized void step(int done) {
-            long now = System.nanoTime();
-            if (on && (now - lastDraw > 100_000_000L || done == total)) {
-                lastDraw = now;
-                int width = 30;
-                int filled = total == 0 ? width : (int) ((long) done * width / total);
-                err.print("\r" + command + " [" + "=".repeat(filled) + " ".repeat(width - filled) + "] " + done + "/" + total);
-                err.flush();
-            }
-        }
-
-        synchronized void message(String line) {
-            if (on) {
-                err.print("\r\033[K");
-            }
-            err.println(io.btfkit.core.Printable.oneLine(line));
-            err.flush();
-        }
-
-        synchronized void finish() {
-            if (on) {
-                err.print("\r\033[K");
-                err.flush();
-            }
+    private static void message(PrintWriter messages, String line) {
+        synchronized (messages) {
+            messages.println(io.btfkit.core.Printable.oneLine(line));
+            messages.flush();
         }
     }
 }

@@ -4,9 +4,7 @@ import io.btfkit.core.Btf;
 import io.btfkit.core.BtfFormatException;
 import io.btfkit.core.io.LoadedInput;
 import io.btfkit.core.quirks.GccNormalizer;
-import io.btfkit.core.quirks.QuirkCounts;
 import java.io.ByteArrayOutputStream;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -20,7 +18,8 @@ import picocli.CommandLine.Parameters;
  * byte order, header form. Raw to raw with no option is byte-identical. An input whose .BTF
  * holds several blobs ({@code ld -r}) is written as the same blobs back to back (raw or ELF).
  * With {@code --fix}, gcc 12's encodings are rewritten into BTF the kernel accepts where the
- * meaning is unambiguous ({@link GccNormalizer}), with one warning line saying what changed.
+ * meaning is unambiguous ({@link GccNormalizer}), with one summary line saying what changed
+ * ({@code -v}: a line per input).
  */
 @Command(name = "convert", sortOptions = false, mixinStandardHelpOptions = true,
         description = {"Re-encode BTF (raw, text, byte order, header form) without changing its types.",
@@ -33,7 +32,7 @@ final class ConvertCommand implements Callable<Integer> {
     @Parameters(paramLabel = "INPUT", arity = "1..*")
     List<Path> inputs;
 
-    @Option(names = "--base", paramLabel = "B", description = "base BTF of split inputs")
+    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "B", description = "base BTF of split inputs")
     Path base;
 
     @Option(names = {"-o", "--output"}, paramLabel = "OUT", description = "output (one input)")
@@ -50,24 +49,34 @@ final class ConvertCommand implements Callable<Integer> {
             + " DATASEC layout and FUNC linkage from the object's symbol table)")
     boolean fix;
 
+    @Option(names = {"-v", "--verbose"}, description = "with --fix: a line per input about its gcc 12 encodings, not just the summary")
+    boolean verbose;
+
     @Mixin
     OutputOptions out;
 
     @Mixin
     BatchOptions batch;
 
+    /** What --fix found in the inputs, reported once at the end. */
+    private GccNotes notes;
+
     @Override
     public Integer call() {
         BatchOptions.checkOneOrMany(output, outDir, inputs.size());
+        notes = new GccNotes("convert", verbose, batch.quiet);
         if (output != null) {
             Outputs.check(inputs, Outputs.given(base), List.of(output), inPlace);
             convertOne(inputs.get(0), Inputs.base(base), output);
+            notes.printSummary();
             return ExitCodes.OK;
         }
         Outputs.checkBatch(inputs, Outputs.given(base), in -> List.of(target(in)), inPlace);
         Btf baseBtf = Inputs.base(base);
         Outputs.ensureDirectory(outDir);
-        return Batch.run("convert", inputs, in -> convertOne(in, baseBtf, target(in)), batch.quiet, batch.json);
+        int status = Batch.run("convert", inputs, in -> convertOne(in, baseBtf, target(in)), batch.quiet, batch.json);
+        notes.printSummary();
+        return status;
     }
 
     /** D/STEM.btf (.txt for text, the input's uncompressed name for ELF). */
@@ -87,7 +96,7 @@ final class ConvertCommand implements Callable<Integer> {
                 throw new FileException(input, e);
             }
             units = r.btfs();
-            warn(input, r.applied(), r.kept());
+            notes.add(input, r.applied(), r.kept());
         }
         if (units.size() > 1 && out.format == OutputOptions.Format.text) {
             throw new FileException(input, new BtfFormatException("holds " + units.size() + " BTF blobs (ld -r); text output"
@@ -124,15 +133,5 @@ final class ConvertCommand implements Callable<Integer> {
             bos.writeBytes(out.encode(u));
         }
         return bos.toByteArray();
-    }
-
-    /** {@code btfkit: FILE: normalised N GCC encodings (...); kept M (...)} unless --quiet. */
-    private void warn(Path input, QuirkCounts applied, QuirkCounts kept) {
-        String line = QuirkCounts.describe(applied, kept);
-        if (!batch.quiet && line != null) {
-            PrintWriter err = Streams.err();
-            err.println("btfkit: " + input + ": " + line);
-            err.flush();
-        }
     }
 }

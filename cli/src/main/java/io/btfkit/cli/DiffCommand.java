@@ -36,6 +36,9 @@ final class DiffCommand implements Callable<Integer> {
     @Option(names = "--json", description = "JSON report (fields documented in docs/DIFF.md)")
     boolean json;
 
+    @Option(names = {"-p", "--pretty"}, description = "JSON with every object and array on lines of its own (implies --json)")
+    boolean pretty;
+
     @Override
     public Integer call() {
         Outputs.check(java.util.List.of(a, b), Outputs.given(baseA, baseB), java.util.List.of(), false);
@@ -43,7 +46,7 @@ final class DiffCommand implements Callable<Integer> {
         Btf right = Inputs.btf(Inputs.load(b, Inputs.base(baseB)));
         DiffReport report = BtfDiff.diff(left, right);
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(Streams.out(), StandardCharsets.UTF_8));
-        out.print(json ? DiffJsonPrinter.print(report) : DiffTextPrinter.print(report));
+        out.print(json || pretty ? DiffJsonPrinter.print(report, pretty) : DiffTextPrinter.print(report));
         out.flush();
         return report.isEmpty() ? ExitCodes.OK : ExitCodes.FAILED;
     }

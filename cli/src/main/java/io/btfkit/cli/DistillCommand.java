@@ -29,7 +29,7 @@ final class DistillCommand implements Callable<Integer> {
     @Parameters(paramLabel = "INPUT", arity = "1..*")
     List<Path> inputs;
 
-    @Option(names = "--base", paramLabel = "B", required = true, description = "the full base the input is split on")
+    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "B", required = true, description = "the full base the input is split on")
     Path base;
 
     @Option(names = {"-o", "--output"}, paramLabel = "OUT_SPLIT", description = "new split BTF (one input)")

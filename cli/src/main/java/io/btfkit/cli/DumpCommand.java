@@ -4,6 +4,7 @@ import io.btfkit.core.Btf;
 import io.btfkit.core.BtfException;
 import io.btfkit.core.cdump.CHeaderOptions;
 import io.btfkit.core.cdump.CHeaderPrinter;
+import io.btfkit.core.cdump.RootTypes;
 import io.btfkit.core.io.LoadedInput;
 import io.btfkit.core.text.JsonPrinter;
 import io.btfkit.core.text.RawTextPrinter;
@@ -26,7 +27,9 @@ import picocli.CommandLine.Parameters;
         footer = {"", "Examples:",
             "  btfkit dump /sys/kernel/btf/vmlinux",
             "  btfkit dump mod.ko --base vmlinux.btf --format summary",
-            "  btfkit dump /sys/kernel/btf/vmlinux --format c > vmlinux.h"})
+            "  btfkit dump /sys/kernel/btf/vmlinux --format c > vmlinux.h",
+            "  btfkit dump /sys/kernel/btf/vmlinux --format c --root task_struct,struct:file",
+            "  btfkit dump mod.ko -B vmlinux.btf -p"})
 final class DumpCommand implements Callable<Integer> {
     enum Format { raw, json, c, summary }
 
@@ -35,22 +38,26 @@ final class DumpCommand implements Callable<Integer> {
     @Parameters(paramLabel = "INPUT", description = "raw BTF, ELF (.BTF), compressed, or BTF text")
     Path input;
 
-    @Option(names = "--base", paramLabel = "B", description = "base BTF of a split input")
+    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "B", description = "base BTF of a split input")
     Path base;
 
-    @Option(names = "--format", paramLabel = "FMT", defaultValue = "raw",
+    @Option(names = "--format", paramLabel = "FMT",
             description = "raw (bpftool), json (bpftool -j), c (C header, the vmlinux.h use), summary (one line per type);"
-                + " default: ${DEFAULT-VALUE}")
+                + " default: raw (json with --pretty)")
     Format format;
+
+    @Option(names = {"-p", "--pretty"}, description = "JSON output, indented as bpftool -p indents it (implies --format json)")
+    boolean pretty;
 
     @Option(names = "--c-style", paramLabel = "S", defaultValue = "current",
             description = "C output: current (libbpf >= 1.2: enums keep their size, so layouts are exact) or bpftool71 "
                 + "(byte-identical to Debian's bpftool 7.1); default: ${DEFAULT-VALUE}")
     CStyle cStyle;
 
-    @Option(names = "--root", paramLabel = "ID", split = ",",
-            description = "C output: only these types and what they need, in this order")
-    int[] roots;
+    @Option(names = "--root", paramLabel = "TYPE", split = ",",
+            description = "C output: only these types and what they need, in this order; a TYPE is an id, a name"
+                + " (task_struct) or KIND:NAME (struct:task_struct) when several kinds share the name")
+    String[] roots;
 
     @Option(names = "--with-base", description = "also print the base types first")
     boolean withBase;
@@ -60,15 +67,29 @@ final class DumpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (format == null) {
+            format = pretty ? Format.json : Format.raw;
+        } else if (pretty && format != Format.json) {
+            throw new UsageException("--pretty is for JSON output, not --format " + format);
+        }
+        if (roots != null && format != Format.c) {
+            throw new UsageException("--root selects the types of C output (--format c)");
+        }
         Outputs.check(List.of(input), Outputs.given(base), Outputs.given(output), false);
         LoadedInput in = Inputs.load(input, Inputs.base(base));
         Btf btf = Inputs.btf(in);
+        int[] rootIds;
+        try {
+            rootIds = roots == null ? null : RootTypes.resolve(btf, List.of(roots));
+        } catch (BtfException e) {
+            throw new FileException(input, e);
+        }
         int from = withBase ? 1 : btf.firstId();
         CHeaderOptions copts = (cStyle == CStyle.current ? CHeaderOptions.CURRENT_LIBBPF : CHeaderOptions.DEFAULT)
                 .withPointerSize(in.elf() == null ? 0 : in.elf().is64() ? 8 : 4);
         Outputs.Body body = os -> {
             try {
-                print(btf, from, copts, os);
+                print(btf, from, rootIds, copts, os);
             } catch (BtfException e) {
                 throw new FileException(input, e);
             }
@@ -87,17 +108,17 @@ final class DumpCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    private void print(Btf btf, int from, CHeaderOptions copts, OutputStream os) throws IOException {
+    private void print(Btf btf, int from, int[] rootIds, CHeaderOptions copts, OutputStream os) throws IOException {
         switch (format) {
             case raw:
                 RawTextPrinter.print(btf, from, btf.typeCount(), os);
                 break;
             case json:
-                JsonPrinter.print(btf, from, btf.typeCount(), os);
+                JsonPrinter.print(btf, from, btf.typeCount(), os, pretty);
                 break;
             case c:
-                if (roots != null) {
-                    CHeaderPrinter.print(btf, roots, os, copts);
+                if (rootIds != null) {
+                    CHeaderPrinter.print(btf, rootIds, os, copts);
                 } else if (withBase) {
                     CHeaderPrinter.printWithBase(btf, os, copts);
                 } else {

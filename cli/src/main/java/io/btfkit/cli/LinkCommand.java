@@ -4,11 +4,9 @@ import io.btfkit.core.Btf;
 import io.btfkit.core.BtfException;
 import io.btfkit.core.io.LoadedInput;
 import io.btfkit.core.quirks.GccNormalizer;
-import io.btfkit.core.quirks.QuirkCounts;
 import io.btfkit.dedup.BaseIndex;
 import io.btfkit.dedup.DedupResult;
 import io.btfkit.dedup.Deduplicator;
-import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,7 +24,7 @@ import picocli.CommandLine.Parameters;
  *
  * <p>Each input is one compilation unit, except an object whose {@code .BTF} holds several
  * blobs ({@code ld -r}): each blob is a unit. gcc 12's encodings are read for what they mean
- * ({@link GccNormalizer}, one warning line per input that had any); {@code --fix} also makes
+ * ({@link GccNormalizer}, one summary line, a line per input with {@code -v}); {@code --fix} also makes
  * them kernel-acceptable where that is unambiguous.
  */
 @Command(name = "link", sortOptions = false, mixinStandardHelpOptions = true,
@@ -35,7 +33,7 @@ import picocli.CommandLine.Parameters;
                 + " resolved from its own unit's definitions, from the same definition elsewhere, or by a unique name.",
             "An object whose .BTF holds several blobs (ld -r) gives one unit per blob. gcc 12 encodings with one"
                 + " meaning (FWD type word, enum declarations written as struct FWDs, arrays indexed by void) are"
-                + " normalised, with one warning line per input (docs/GCC.md)."},
+                + " normalised, with one summary line (a line per input with -v; docs/GCC.md)."},
         footer = {"", "Examples:",
             "  btfkit link a.o b.o c.o -o prog.btf",
             "  btfkit link --fix kernel/*.o -o kernel.btf",
@@ -45,7 +43,7 @@ final class LinkCommand implements Callable<Integer> {
     @Parameters(paramLabel = "INPUT", arity = "1..*", description = "raw BTF, ELF, compressed or text; in link order")
     List<Path> inputs;
 
-    @Option(names = "--base", paramLabel = "B", description = "base BTF: inputs may be split on it; the output is split on it")
+    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "B", description = "base BTF: inputs may be split on it; the output is split on it")
     Path base;
 
     @Option(names = {"-o", "--output"}, paramLabel = "OUT", required = true)
@@ -65,8 +63,11 @@ final class LinkCommand implements Callable<Integer> {
     @Option(names = "--as-written", description = "do not normalise gcc 12 encodings (the output may fail verification)")
     boolean asWritten;
 
-    @Option(names = {"-q", "--quiet"}, description = "no warning line per input about gcc 12 encodings")
+    @Option(names = {"-q", "--quiet"}, description = "no line about gcc 12 encodings")
     boolean quiet;
+
+    @Option(names = {"-v", "--verbose"}, description = "a line per input about its gcc 12 encodings, not just the summary")
+    boolean verbose;
 
     @Option(names = "--map", paramLabel = "FILE",
             description = "write the id mapping: input file, input id, output id (tab-separated), one line per input type")
@@ -228,10 +229,12 @@ final class LinkCommand implements Callable<Integer> {
         } else {
             List<GccNormalizer.FileResult> norm = GccNormalizer.normalize(loaded,
                     fix ? GccNormalizer.Level.FIX : GccNormalizer.Level.LINK);
+            GccNotes notes = new GccNotes("link", verbose, quiet);
             for (GccNormalizer.FileResult f : norm) {
-                warn(f);
+                notes.add(f.input().path(), f.applied(), f.kept());
                 units.add(f.input(), f.units(), btfs);
             }
+            notes.printSummary();
         }
         return btfs;
     }
@@ -271,16 +274,6 @@ final class LinkCommand implements Callable<Integer> {
             names.add(0, file.toString());
             read.add(0, new int[] {btf.firstId(), btf.typeCount()});
             idMaps.add(0, null);
-        }
-    }
-
-    /** {@code btfkit: FILE: normalised N GCC encodings (...); kept M (...)} unless --quiet. */
-    private void warn(GccNormalizer.FileResult f) {
-        String line = QuirkCounts.describe(f.applied(), f.kept());
-        if (!quiet && line != null) {
-            PrintWriter err = Streams.err();
-            err.println("btfkit: " + f.input().path() + ": " + line);
-            err.flush();
         }
     }
 

@@ -21,13 +21,15 @@ import picocli.CommandLine.Command;
 @Command(name = "btfkit", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Read, validate, deduplicate, link, distill and relocate BPF Type Format (BTF).",
         subcommands = {})
-public final class Main implements Runnable {
+public final class Main implements java.util.concurrent.Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** {@code btfkit} alone: the command list on stderr (as git and bpftool do), exit 2. */
     @Override
-    public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing command");
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return ExitCodes.BAD_INPUT;
     }
 
     public static void main(String[] args) {
@@ -105,13 +107,14 @@ public final class Main implements Runnable {
     /**
      * The command line with every subcommand, or — when {@code first} names one — with only that
      * one: picocli builds each command's model by reflection, and a small command (dump or
-     * validate one module) should not pay for all of them at start-up.
+     * validate one module) should not pay for all of them at start-up. {@code help} and
+     * {@code generate-completion} describe every command, so they get them all.
      */
     static CommandLine commandLine(String first) {
         CommandLine cl = new CommandLine(new Main());
         int only = -1;
         for (int i = 0; i < NAMES.length; i++) {
-            if (NAMES[i].equals(first) && !"help".equals(first)) {
+            if (NAMES[i].equals(first) && !"help".equals(first) && !"generate-completion".equals(first)) {
                 only = i;
             }
         }

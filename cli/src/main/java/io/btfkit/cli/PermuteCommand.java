@@ -32,7 +32,7 @@ final class PermuteCommand implements Callable<Integer> {
     @Parameters(paramLabel = "INPUT")
     Path input;
 
-    @Option(names = "--base", paramLabel = "B", description = "base BTF of a split input")
+    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "B", description = "base BTF of a split input")
     Path base;
 
     @ArgGroup(exclusive = true, multiplicity = "1")

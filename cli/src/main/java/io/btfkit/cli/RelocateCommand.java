@@ -35,7 +35,7 @@ final class RelocateCommand implements Callable<Integer> {
     @Parameters(paramLabel = "INPUT", arity = "1..*")
     List<Path> inputs;
 
-    @Option(names = "--base", paramLabel = "NEW_BASE", required = true, description = "the base to relocate onto")
+    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "NEW_BASE", required = true, description = "the base to relocate onto")
     Path base;
 
     @Option(names = "--dist-base", paramLabel = "D", description = "the distilled base the input is split on")

@@ -20,11 +20,14 @@ final class StatsCommand implements Callable<Integer> {
     @Parameters(paramLabel = "INPUT")
     Path input;
 
-    @Option(names = "--base", paramLabel = "B", description = "base BTF of a split input")
+    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "B", description = "base BTF of a split input")
     Path base;
 
     @Option(names = "--json", description = "JSON (field names documented in docs/JSON.md)")
     boolean json;
+
+    @Option(names = {"-p", "--pretty"}, description = "JSON with every object and array on lines of its own (implies --json)")
+    boolean pretty;
 
     @Override
     public Integer call() {
@@ -32,8 +35,8 @@ final class StatsCommand implements Callable<Integer> {
         LoadedInput in = Inputs.load(input, Inputs.base(base));
         Stats stats = Stats.of(Inputs.btf(in));
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(Streams.out(), StandardCharsets.UTF_8));
-        if (json) {
-            out.print(StatsJsonPrinter.print(stats));
+        if (json || pretty) {
+            out.print(StatsJsonPrinter.print(stats, pretty));
         } else {
             out.printf("file:            %s (%s%s)%n", Names.quote(input), in.source().name().toLowerCase(java.util.Locale.ROOT),
                     in.compression() == null ? "" : ", " + in.compression().label());

@@ -25,13 +25,14 @@ import picocli.CommandLine.Parameters;
  *
  * <p>For BTF written by gcc 12 it also explains which of gcc's encodings the file has
  * ({@code quirk gcc-...: COUNT ...}, see {@link GccQuirk}) and ends with a {@code kernel:} line
- * saying whether the kernel accepts the file as it is and after {@code convert --fix}. An input
+ * saying whether the kernel accepts the file as it is and after {@code convert --fix} (validate has
+ * no --fix of its own: its advice names the command that has it). An input
  * whose .BTF holds several blobs is checked blob by blob ({@code blob K: } before each line).
  */
 @Command(name = "validate", sortOptions = false, mixinStandardHelpOptions = true,
         description = {"Check BTF the way the kernel does when it loads it; print each finding, exit 1 if any.",
-            "For gcc -gbtf output, also list gcc 12's encodings found (quirk lines) and whether --fix makes the"
-                + " BTF acceptable to the kernel (kernel: line).",
+            "For gcc -gbtf output, also list gcc 12's encodings found (quirk lines) and whether 'btfkit convert --fix'"
+                + " (or 'link --fix') makes the BTF acceptable to the kernel (kernel: line).",
             "Many inputs run in parallel; each line is then prefixed with its file."},
         footer = {"", "Examples:",
             "  btfkit validate /sys/kernel/btf/vmlinux",
@@ -44,7 +45,7 @@ final class ValidateCommand implements Callable<Integer> {
     @Parameters(paramLabel = "INPUT", arity = "1..*")
     List<Path> inputs;
 
-    @Option(names = "--base", paramLabel = "B", description = "base BTF of split inputs")
+    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "B", description = "base BTF of split inputs")
     Path base;
 
     @Option(names = "--first", description = "stop at the first finding")
@@ -75,12 +76,17 @@ final class ValidateCommand implements Callable<Integer> {
             out.flush();
             return r.findings() == 0 ? ExitCodes.OK : ExitCodes.FAILED;
         }
+        Object oneInputAtATime = new Object();
         return Batch.run("validate", inputs, in -> {
             Report r = check(in, baseBtf, opts);
             if (!r.lines().isEmpty()) {
-                synchronized (out) {
-                    r.lines().forEach(l -> out.println(Names.quote(in) + ": " + l));
-                    out.flush();
+                // (Streams.out() here, in the batch's thread, is the stream that clears the progress bar)
+                PrintWriter o = new PrintWriter(new java.io.OutputStreamWriter(Streams.out(), StandardCharsets.UTF_8));
+                StringBuilder text = new StringBuilder();
+                r.lines().forEach(l -> text.append(Names.quote(in)).append(": ").append(l).append('\n'));
+                synchronized (oneInputAtATime) {
+                    o.print(text);
+                    o.flush();
                 }
             }
             if (r.findings() > 0) {
@@ -134,11 +140,11 @@ final class ValidateCommand implements Callable<Integer> {
         return sb.toString();
     }
 
-    /** {@code kernel: rejects it (N findings: rules); after --fix: accepts} (or the findings that remain). */
+    /** {@code kernel: rejects it (N findings: rules); after convert --fix: accepts} (or the findings that remain). */
     private static String verdict(List<Finding> before, Btf fixed, Validator.Options opts) {
         List<Finding> after = Validator.validate(fixed, opts.withStopAtFirst(false));
         String who = opts.profile() == Validator.Profile.KERNEL ? "kernel: " : "structural rules: ";
-        return who + (before.isEmpty() ? "accepts it" : "rejects it (" + count(before) + ")") + "; after --fix: "
+        return who + (before.isEmpty() ? "accepts it" : "rejects it (" + count(before) + ")") + "; after convert --fix: "
                 + (after.isEmpty() ? "accepts" : "rejects (" + count(after) + ")");
     }
 

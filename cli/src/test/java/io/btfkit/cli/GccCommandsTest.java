@@ -72,15 +72,19 @@ class GccCommandsTest {
     }
 
     @Test
-    void linkWarnsOncePerInputAndQuietSilences() throws Exception {
+    void linkSaysOneSummaryLineVerboseOnePerInputAndQuietNothing() throws Exception {
         Path out = tmp.resolve("prog.btf");
         Cli r = Cli.run(args(List.of("link"), samples(), "-o", out.toString()));
         assertEquals(0, r.exit, r.toString());
-        String[] lines = r.err.strip().split("\n");
-        assertEquals(4, lines.length, r.err);
+        assertEquals("btfkit: link: 4 of 4 inputs have gcc 12 encodings: 3 normalised, 51 kept (-v: per input; docs/GCC.md)\n",
+                r.err);
+        assertEquals(123, BtfReader.read(Files.readAllBytes(out)).ownTypeCount());
+        Cli v = Cli.run(args(List.of("link", "-v"), samples(), "-o", tmp.resolve("v.btf").toString()));
+        String[] lines = v.err.strip().split("\n");
+        assertEquals(5, lines.length, v.err);
         assertTrue(lines[3].startsWith("btfkit: " + TestData.sample("gcc/main.o") + ": normalised 1 GCC encodings"
                 + " (1 gcc-fwd-type-field); kept 17 ("), lines[3]);
-        assertEquals(123, BtfReader.read(Files.readAllBytes(out)).ownTypeCount());
+        assertTrue(lines[4].startsWith("btfkit: link: 4 of 4 inputs have gcc 12 encodings: "), lines[4]);
         Cli q = Cli.run(args(List.of("link", "--quiet"), samples(), "-o", tmp.resolve("q.btf").toString()));
         assertEquals(0, q.exit, q.toString());
         assertEquals("", q.err);
@@ -140,7 +144,7 @@ class GccCommandsTest {
         assertTrue(bad.err.contains("fwd-type broken"), bad.err);
         Cli good = Cli.run("link", in.toString(), "-o", tmp.resolve("b.btf").toString());
         assertEquals(0, good.exit, good.toString());
-        assertTrue(good.err.contains("normalised 1 GCC encodings (1 gcc-fwd-type-field)"), good.err);
+        assertTrue(good.err.contains("link: 1 of 1 input has gcc 12 encodings: 1 normalised, 0 kept"), good.err);
     }
 
     @Test
@@ -174,7 +178,10 @@ class GccCommandsTest {
             Path raw = tmp.resolve(o + ".btf");
             Cli c = Cli.run("convert", "--fix", in.toString(), "-o", raw.toString());
             assertEquals(0, c.exit, c.toString());
-            assertTrue(c.err.startsWith("btfkit: " + in + ": normalised "), c.err);
+            assertTrue(c.err.startsWith("btfkit: convert: 1 of 1 input has gcc 12 encodings: "), c.err);
+            assertEquals(1, c.err.strip().split("\n").length, c.err);
+            Cli cv = Cli.run("convert", "--fix", "-v", in.toString(), "-o", raw.toString());
+            assertTrue(cv.err.startsWith("btfkit: " + in + ": normalised "), cv.err);
             assertEquals(List.of(), Validator.validate(BtfReader.read(Files.readAllBytes(raw))), o);
             Path elf = tmp.resolve(o);
             assertEquals(0, Cli.run("convert", "--fix", "-q", in.toString(), "--out-format", "elf", "-o", elf.toString()).exit);
@@ -195,9 +202,13 @@ class GccCommandsTest {
         assertTrue(out.contains("type [40] FWD 'worker': fwd-type broken"), out);
         assertTrue(out.contains("\nquirk gcc-fwd-type-field: 1 (first: type [40] FWD 'worker'): "), out);
         assertTrue(out.contains("\nquirk gcc-anon-func: 3 "), out);
+        // validate has no --fix: its advice names the command that has it (convert; link --fix does the same)
+        assertEquals(out.split("--fix", -1).length, out.split("convert --fix", -1).length, out);
+        assertTrue(Cli.run("help", "convert").outText().contains("--fix"));
+        assertTrue(Cli.run("validate", "--fix", TestData.sample("gcc/main.o").toString()).err.contains("Unknown option"));
         assertTrue(out.contains("\nquirk gcc-datasec-section: 2 (first: type [66] VAR 'jobs')"), out);
         String last = out.strip().substring(out.strip().lastIndexOf('\n') + 1);
-        assertTrue(last.startsWith("kernel: rejects it (18 findings: ") && last.endsWith("; after --fix: accepts"), last);
+        assertTrue(last.startsWith("kernel: rejects it (18 findings: ") && last.endsWith("; after convert --fix: accepts"), last);
         Cli clang = Cli.run("validate", TestData.sample("bpf/task_trace.bpf.o").toString());
         assertFalse(clang.outText().contains("quirk "), "no gcc quirk lines for clang's BTF");
         assertFalse(clang.outText().contains("kernel: "));

@@ -24,6 +24,18 @@ class MainTest {
         assertEquals(List.of("validate"), List.copyOf(Main.commandLine("validate").getSubcommands().keySet()));
         assertEquals(Main.NAMES.length, Main.commandLine("help").getSubcommands().size());
         assertEquals(Main.NAMES.length, Main.commandLine("--help").getSubcommands().size());
+        assertEquals(Main.NAMES.length, Main.commandLine("generate-completion").getSubcommands().size(),
+                "the completion script describes every command");
+    }
+
+    @Test
+    void btfkitAloneListsTheCommandsOnStderr() {
+        Cli r = Cli.run();
+        assertEquals(2, r.exit, r.toString());
+        assertEquals("", r.outText());
+        for (String n : Main.NAMES) {
+            assertTrue(r.err.contains("  " + n), () -> n + " missing from the list: " + r.err);
+        }
     }
 
     @Test

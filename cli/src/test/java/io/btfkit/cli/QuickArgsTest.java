@@ -72,6 +72,8 @@ class QuickArgsTest {
             {"validate", "--profile", "STRUCTURAL", "a.btf", "b.btf", "--first"},
             {"diff", "a.btf", "b.btf", "--json"},
             {"dump", "a.btf", "--format", "json", "--with-base", "--base", "v.btf"},
+            {"dump", "a.btf", "-p", "-B", "v.btf"}, {"stats", "m.ko", "--base-btf", "v.btf", "--pretty"},
+            {"link", "a.o", "b.o", "-v", "-o", "p.btf"},
             {"distill", "m.ko", "--base", "v", "--out-format", "elf", "-o", "m2.ko"},
             {"relocate", "--base", "v", "x.split.btf", "--out-dir", "d", "--summary-json"},
         }) {
@@ -87,7 +89,7 @@ class QuickArgsTest {
             {"dedup", "a", "-o", "b", "-o", "c"}, {"dedup", "a", "--output=b"}, {"dedup", "@args"},
             {"dedup", "a", "--", "b"}, {"dedup", "a", "-o", "-b"}, {"dedup", "a", "-o"}, {"dedup", "-o", "b"},
             {"dedup", "a", "-qo", "b"}, {"dedup", "a", "-o", "b", "--out-format", "bogus"}, {"dedup", "-", "-o", "b"},
-            {"dump", "a", "--root", "1,2"}, {"diff", "a"}, {"diff", "a", "b", "c"}, {"asm", "a.txt"},
+            {"dump", "a", "--root", "1,2"}, {"dump", "a", "-Bv.btf"}, {"dump", "a", "-pB", "v"}, {"diff", "a"}, {"diff", "a", "b", "c"}, {"asm", "a.txt"},
             {"permute", "a", "--sort", "name", "-o", "b"}, {"help", "dedup"}, {"distill", "a", "-o", "b"},
         }) {
             assertNull(QuickArgs.parse(args), String.join(" ", args));
@@ -115,8 +117,8 @@ class QuickArgsTest {
         Arbitrary<String> path = Arbitraries.of("a.btf", "dir/b.ko", "c d.o", "x=y", "", "vmlinux");
         Arbitrary<String> odd = Arbitraries.of("bogus", "-z", "@f", "--", "-", "-o", "--base");
         return Arbitraries.of(List.copyOf(OPTIONS.keySet())).flatMap(c -> {
-            Arbitrary<List<String>> option = Arbitraries.of(OPTIONS.get(c)).flatMap(o -> {
-                String name = o[1].split(",")[o[1].contains(",") ? 1 : 0];
+            Arbitrary<List<String>> option = Arbitraries.of(OPTIONS.get(c)).flatMap(o -> Arbitraries.of(o[1].split(",")).flatMap(name -> {
+                // (any of its names: -o and --output, -B, --base and --base-btf)
                 Arbitrary<String> v = switch (o[3]) {
                     case "enum" -> Arbitraries.of(enumNames(c, o[2]));
                     case "path" -> path;
@@ -132,7 +134,7 @@ class QuickArgsTest {
                     }
                     return x == null || how == 1 ? List.of(name) : List.of(name, x);
                 });
-            });
+            }));
             Arbitrary<List<String>> positional = Arbitraries.frequencyOf(Tuple.of(12, path), Tuple.of(1, odd)).map(List::of);
             Arbitrary<List<String>> piece = Arbitraries.frequencyOf(Tuple.of(3, option), Tuple.of(2, positional));
             return piece.list().ofMaxSize(8).map(pieces -> {

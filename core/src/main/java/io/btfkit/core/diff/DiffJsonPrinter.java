@@ -24,8 +24,14 @@ public final class DiffJsonPrinter {
     private DiffJsonPrinter() {
     }
 
+    /** One type per line. */
     public static String print(DiffReport report) {
-        JsonWriter w = new JsonWriter(2);
+        return print(report, false);
+    }
+
+    /** {@code expanded}: every object and array on lines of its own, as {@code --pretty} asks. */
+    public static String print(DiffReport report, boolean expanded) {
+        JsonWriter w = new JsonWriter(expanded ? Integer.MAX_VALUE : 2);
         w.beginObject();
         w.name("summary").beginObject();
         for (Status s : Status.values()) {

@@ -100,7 +100,8 @@ public enum GccQuirk {
 
     /**
      * How btfkit treats it, e.g. {@code "link normalises it: the word becomes 0"} or
-     * {@code "--fix: SIGNED"}; {@code fixable} of {@code found} are repaired by --fix here.
+     * {@code "convert --fix: SIGNED"} (the command that rewrites one file; link --fix does the same
+     * to the files it links); {@code fixable} of {@code found} are repaired by --fix here.
      */
     public String treatmentText(int fixable, int found) {
         switch (treatment) {
@@ -111,7 +112,7 @@ public enum GccQuirk {
                 String which = fixable == found ? "" : " (" + fixable + " of " + found
                         + (treatment == Treatment.FIXED_WITH_SYMBOLS ? "; needs one unit and the object's symbol table" : "")
                         + ")";
-                return "--fix" + which + ": " + repair;
+                return "convert --fix" + which + ": " + repair;
             default:
                 return "not repairable from the file";
         }

@@ -11,8 +11,14 @@ public final class StatsJsonPrinter {
     private StatsJsonPrinter() {
     }
 
+    /** One kind per line. */
     public static String print(Stats s) {
-        JsonWriter w = new JsonWriter(2);
+        return print(s, false);
+    }
+
+    /** {@code expanded}: every object on lines of its own (the kinds too), as {@code --pretty} asks. */
+    public static String print(Stats s, boolean expanded) {
+        JsonWriter w = new JsonWriter(expanded ? Integer.MAX_VALUE : 2);
         w.beginObject();
         w.field("byte_order", s.littleEndian() ? "little" : "big");
         w.field("header_length", s.headerLength());

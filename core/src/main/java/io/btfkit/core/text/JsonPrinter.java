@@ -25,15 +25,27 @@ import java.nio.charset.StandardCharsets;
  * <pre>
  * {"types":[{"id":1,"kind":"INT","name":"int","size":4,"bits_offset":0,"nr_bits":32,"encoding":"SIGNED"}]}
  * </pre>
+ *
+ * <p>Pretty output is {@code bpftool -p}'s, byte for byte: its writer puts every name on a line of
+ * its own, indented four spaces per open container, and a closing bracket on its own line only
+ * when the container has elements; an element that opens an object follows the previous one's
+ * comma on the same line, hence bpftool's {@code },{} between types.
  */
 public final class JsonPrinter {
     private final Btf btf;
     private final ByteOut out;
-    private boolean firstField;
+    private final boolean pretty;
+    /** Open containers (bpftool's json_writer depth). */
+    private int depth;
+    /** Whether the next element of the current container needs a comma before it. */
+    private boolean comma;
+    /** A name was just written: the container opened next is its value and takes no comma. */
+    private boolean afterKey;
 
-    private JsonPrinter(Btf btf, OutputStream os) {
+    private JsonPrinter(Btf btf, OutputStream os, boolean pretty) {
         this.btf = btf;
         this.out = new ByteOut(os);
+        this.pretty = pretty;
     }
 
     /** Prints the own types of {@code btf} (for split BTF, only the split part, as bpftool does). */
@@ -48,15 +60,21 @@ public final class JsonPrinter {
 
     /** Prints types {@code [from, to)} as one {@code {"types":[...]}} document. */
     public static void print(Btf btf, int from, int to, OutputStream os) {
-        JsonPrinter p = new JsonPrinter(btf, os);
-        p.out.str("{\"types\":[");
+        print(btf, from, to, os, false);
+    }
+
+    /** Prints types {@code [from, to)}, compact ({@code bpftool -j}) or pretty ({@code bpftool -p}). */
+    public static void print(Btf btf, int from, int to, OutputStream os, boolean pretty) {
+        JsonPrinter p = new JsonPrinter(btf, os, pretty);
+        p.open('{');
+        p.key("types");
+        p.open('[');
         for (int id = from; id < to; id++) {
-            if (id > from) {
-                p.out.ch(',');
-            }
             p.type(id);
         }
-        p.out.str("]}\n");
+        p.close(']');
+        p.close('}');
+        p.out.ch('\n');
         p.out.flush();
     }
 
@@ -75,8 +93,7 @@ public final class JsonPrinter {
         int kind = Kind.kindOf(info);
         int vlen = Kind.vlenOf(info);
         boolean kflag = info < 0;
-        out.ch('{');
-        firstField = true;
+        open('{');
         key("id").u32(id);
         key("kind");
         quoted(Kind.name(kind));
@@ -111,7 +128,7 @@ public final class JsonPrinter {
                 for (int i = 0, m = s + 3; i < vlen; i++, m += 3) {
                     int off = w[m + 2];
                     int bitSize = kflag ? off >>> 24 : 0;
-                    element(i);
+                    open('{'); // vlen element i
                     key("name");
                     name(w[m]);
                     key("type_id").u32(w[m + 1]);
@@ -119,16 +136,16 @@ public final class JsonPrinter {
                     if (bitSize != 0) {
                         key("bitfield_size").u32(bitSize);
                     }
-                    out.ch('}');
+                    close('}');
                 }
-                out.ch(']');
+                close(']');
                 break;
             case Kind.ENUM:
                 key("encoding");
                 quoted(kflag ? "SIGNED" : "UNSIGNED");
                 sizeAndVlen(w[s + 2], vlen, "values");
                 for (int i = 0, m = s + 3; i < vlen; i++, m += 2) {
-                    element(i);
+                    open('{'); // vlen element i
                     key("name");
                     name(w[m]);
                     key("val");
@@ -137,9 +154,9 @@ public final class JsonPrinter {
                     } else {
                         out.u64(w[m + 1]); // sign-extended, as bpftool does
                     }
-                    out.ch('}');
+                    close('}');
                 }
-                out.ch(']');
+                close(']');
                 break;
             case Kind.ENUM64:
                 key("encoding");
@@ -147,7 +164,7 @@ public final class JsonPrinter {
                 sizeAndVlen(w[s + 2], vlen, "values");
                 for (int i = 0, m = s + 3; i < vlen; i++, m += 3) {
                     long v = ((long) w[m + 2] << 32) | (w[m + 1] & 0xffffffffL);
-                    element(i);
+                    open('{'); // vlen element i
                     key("name");
                     name(w[m]);
                     key("val");
@@ -156,9 +173,9 @@ public final class JsonPrinter {
                     } else {
                         out.u64(v);
                     }
-                    out.ch('}');
+                    close('}');
                 }
-                out.ch(']');
+                close(']');
                 break;
             case Kind.FWD:
                 key("fwd_kind");
@@ -172,15 +189,16 @@ public final class JsonPrinter {
             case Kind.FUNC_PROTO:
                 key("ret_type_id").u32(w[s + 2]);
                 key("vlen").u32(vlen);
-                key("params").ch('[');
+                key("params");
+                open('[');
                 for (int i = 0, p = s + 3; i < vlen; i++, p += 2) {
-                    element(i);
+                    open('{'); // vlen element i
                     key("name");
                     name(w[p]);
                     key("type_id").u32(w[p + 1]);
-                    out.ch('}');
+                    close('}');
                 }
-                out.ch(']');
+                close(']');
                 break;
             case Kind.VAR:
                 key("type_id").u32(w[s + 2]);
@@ -190,13 +208,13 @@ public final class JsonPrinter {
             case Kind.DATASEC:
                 sizeAndVlen(w[s + 2], vlen, "vars");
                 for (int i = 0, v = s + 3; i < vlen; i++, v += 3) {
-                    element(i);
+                    open('{'); // vlen element i
                     key("type_id").u32(w[v]);
                     key("offset").u32(w[v + 1]);
                     key("size").u32(w[v + 2]);
-                    out.ch('}');
+                    close('}');
                 }
-                out.ch(']');
+                close(']');
                 break;
             case Kind.FLOAT:
                 key("size").u32(w[s + 2]);
@@ -208,30 +226,57 @@ public final class JsonPrinter {
             default:
                 break;
         }
-        out.ch('}');
+        close('}');
     }
 
     private void sizeAndVlen(int size, int vlen, String list) {
         key("size").u32(size);
         key("vlen").u32(vlen);
-        key(list).ch('[');
+        key(list);
+        open('[');
     }
 
-    /** Opens the object of vlen element {@code i}. */
-    private void element(int i) {
-        if (i > 0) {
+    /** Opens an object or array: after the comma its previous sibling needs, on the same line. */
+    private void open(char c) {
+        if (comma && !afterKey) {
             out.ch(',');
         }
-        out.ch('{');
-        firstField = true;
+        out.ch(c);
+        depth++;
+        comma = false;
+        afterKey = false;
     }
 
+    /** Closes a container; pretty, on a line of its own unless it is empty. */
+    private void close(char c) {
+        depth--;
+        if (comma) {
+            newline();
+        }
+        out.ch(c);
+        comma = true;
+        afterKey = false;
+    }
+
+    /** A member's name, on a line of its own when pretty; its value follows. */
     private ByteOut key(String k) {
-        if (!firstField) {
+        if (comma) {
             out.ch(',');
         }
-        firstField = false;
-        return out.ch('"').str(k).ch('"').ch(':');
+        newline();
+        comma = true; // (the value written next needs none; what follows it does)
+        afterKey = true;
+        out.ch('"').str(k).ch('"').ch(':');
+        return pretty ? out.ch(' ') : out;
+    }
+
+    private void newline() {
+        if (pretty) {
+            out.ch('\n');
+            for (int i = 0; i < depth; i++) {
+                out.str("    ");
+            }
+        }
     }
 
     private void quoted(String ascii) {
