@@ -36,7 +36,7 @@ public final class SkipReport implements TestExecutionListener {
 
     private static String name(TestIdentifier test) {
         String id = test.getUniqueId();
-        // [engine:junit-jupiter]/[class:a.b.C]/[method:m()] -> C.m(); keep invocation indexes
+        // [engine:junit-jupiter]/[class:a.b.C]/[method:m()] -> C.m(), keeping invocation indexes
         StringBuilder out = new StringBuilder();
         for (String part : id.split("/")) {
             int colon = part.indexOf(':');
@@ -44,6 +44,10 @@ public final class SkipReport implements TestExecutionListener {
                 continue;
             }
             String v = part.substring(colon + 1, part.length() - 1);
+            if (part.startsWith("[dynamic-")) {
+                // dynamic tests are numbered; their display name says what they are
+                return out + ": " + test.getDisplayName();
+            }
             if (part.startsWith("[class:")) {
                 v = v.substring(v.lastIndexOf('.') + 1);
             }
