@@ -59,3 +59,15 @@ mkdir -p compressed
 xz -9 -c bpf/task_trace.bpf.o >compressed/task_trace.bpf.o.xz
 zstd -19 -q -c bpf/task_trace.bpf.o >compressed/task_trace.bpf.o.zst
 gzip -9 -n -c bpf/task_trace.bpf.o >compressed/task_trace.bpf.o.gz
+
+# ko/: kernel modules for docs/GUIDE.md's examples, made from golden modules' BTF (split BTF on
+# ../shared/golden/vmlinux-6.1.0-56.btf): an empty object with that BTF as its .BTF section,
+# which is all of a .ko that btfkit reads. Skipped when ../shared is not beside the checkout.
+G=${BTFKIT_SHARED:-$HERE/../../../shared}/golden
+if [ -d "$G/modules" ]; then
+	mkdir -p ko
+	(cd "$B" && printf '' | $GCC -c -x c - -o empty.o)
+	for m in yurex roles; do
+		$OBJCOPY -R .comment -R .note.GNU-stack --add-section .BTF="$G/modules/$m.btf" "$B/empty.o" "ko/$m.ko"
+	done
+fi

@@ -33,6 +33,6 @@ class CHeaderDumpTest {
             TestData.run(List.of("clang", "-target", "bpf", "-fsyntax-only", c.toString()));
             any = true;
         }
-        Assumptions.assumeTrue(any, "skipped: no C compiler to check the header with");
+        Assumptions.assumeTrue(any, () -> "skipped: no C compiler to check the header with (" + TestData.whyMissing("gcc") + ")");
     }
 }

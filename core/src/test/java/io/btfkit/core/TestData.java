@@ -64,12 +64,13 @@ public final class TestData {
         return sharedFile("golden/" + rel);
     }
 
-    /** Names (without .btf) of the golden modules. */
+    /**
+     * Names (without .btf) of the golden modules; the test is skipped (with the reason) when they
+     * are absent, also where this feeds a parameterized test, which would fail on no arguments.
+     */
     public static List<String> goldenModules() {
         Path dir = shared().resolve("golden/modules");
-        if (!Files.isDirectory(dir)) {
-            return List.of();
-        }
+        Assumptions.assumeTrue(Files.isDirectory(dir), () -> "skipped: " + dir + " not available");
         try (Stream<Path> s = Files.list(dir)) {
             return s.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".btf"))
                     .map(n -> n.substring(0, n.length() - 4)).sorted().collect(Collectors.toList());
@@ -78,8 +79,27 @@ public final class TestData {
         }
     }
 
-    /** Path of an executable on PATH (or in /usr/sbin, where Debian puts bpftool), or null. */
+    /**
+     * The environment variable that makes every external tool count as missing (any value but
+     * empty or {@code 0}), so that a machine with the tools installed can exercise the skip
+     * paths a fresh machine takes; {@code .ci/run} runs the tests once more with it set.
+     */
+    public static final String NO_TOOLS = "BTFKIT_TEST_NO_TOOLS";
+
+    /** Whether {@link #NO_TOOLS} is set. */
+    public static boolean toolsDisabled() {
+        String v = System.getenv(NO_TOOLS);
+        return v != null && !v.isEmpty() && !v.equals("0");
+    }
+
+    /**
+     * Path of an executable on PATH (or in /usr/sbin, where Debian puts bpftool), or null; null
+     * for every tool when {@link #NO_TOOLS} is set. The one place tests ask for a tool.
+     */
     public static Path tool(String name) {
+        if (toolsDisabled()) {
+            return null;
+        }
         String path = System.getenv().getOrDefault("PATH", "") + ":/usr/sbin:/sbin";
         for (String dir : path.split(":")) {
             if (dir.isEmpty()) {
@@ -93,15 +113,41 @@ public final class TestData {
         return null;
     }
 
+    /**
+     * Why a tool is unavailable ({@code "bpftool not available: not on PATH"}), or null when it is
+     * there. {@code "btfref"} is the libbpf reference helper ({@link #btfref()}).
+     */
+    public static String whyMissing(String name) {
+        if (toolsDisabled()) {
+            return name + " not available: " + NO_TOOLS + " is set";
+        }
+        if (name.equals("btfref")) {
+            return btfref() != null ? null
+                    : "btfref (libbpf helper) not available: " + root().resolve("target/btfref")
+                    + " missing and not buildable (needs gcc, libbpf-dev and " + shared().resolve("tools/btfref") + ")";
+        }
+        return tool(name) != null ? null : name + " not available: not on PATH";
+    }
+
+    /** A tool's path; the test is skipped with the reason when it is unavailable. */
+    public static Path requireTool(String name) {
+        String why = whyMissing(name);
+        Assumptions.assumeTrue(why == null, "skipped: " + why);
+        return name.equals("btfref") ? btfref() : tool(name);
+    }
+
     private static volatile Path btfref;
     private static volatile boolean btfrefTried;
 
     /**
      * The libbpf reference helper ({@code shared/tools/btfref}): {@code -Dbtfkit.btfref}, else
      * {@code target/btfref} at the repo root, else built there with the shared build script
-     * (needs gcc and libbpf-dev); null when it cannot be had.
+     * (needs gcc and libbpf-dev); null when it cannot be had or {@link #NO_TOOLS} is set.
      */
     public static synchronized Path btfref() {
+        if (toolsDisabled()) {
+            return null;
+        }
         if (btfrefTried) {
             return btfref;
         }

@@ -48,7 +48,7 @@ class CuLinkTest {
 
         Path btfref = TestData.btfref();
         if (btfref == null) {
-            System.err.println("CuLinkTest: libbpf comparison skipped: btfref not available");
+            System.err.println("CuLinkTest: libbpf comparison skipped: " + TestData.whyMissing("btfref"));
             return;
         }
         Path dir = Files.createTempDirectory("btfkit-units-");

@@ -126,7 +126,7 @@ class GccKernelSubsetTest {
             assertTrue(repairedLink <= refFix.types + CuLinkTest.dependentsOfAmbiguousDeclarations(
                     Deduplicator.link(repaired, null, Deduplicator.Options.LINK).btf()));
         } else {
-            System.err.println("GccKernelSubsetTest: libbpf comparison skipped: btfref not available");
+            System.err.println("GccKernelSubsetTest: libbpf comparison skipped: " + TestData.whyMissing("btfref"));
         }
         composite(bed, btfref, tmp);
         Files.createDirectories(TestData.root().resolve("corpus/target"));

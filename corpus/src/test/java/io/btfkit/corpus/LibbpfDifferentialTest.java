@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.btfkit.core.Btf;
 import io.btfkit.core.BtfReader;
 import io.btfkit.core.BtfWriter;
+import io.btfkit.core.RequiresTools;
 import io.btfkit.core.TestData;
 import io.btfkit.core.text.RawTextPrinter;
 import io.btfkit.dedup.Deduplicator;
@@ -16,13 +17,14 @@ import java.util.List;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * Differential check against libbpf (Debian's libbpf-dev through shared/tools/btfref): on random
  * BTF without ambiguous names, btfkit's dedup is byte-identical to btf__dedup. Skipped with a
- * message when the helper cannot be built.
+ * message when the helper cannot be built (decided before the property runs, see
+ * {@link RequiresTools}).
  */
+@RequiresTools("btfref")
 class LibbpfDifferentialTest {
 
     private static java.util.List<String> sortedStrings(Btf b) {
@@ -51,7 +53,6 @@ class LibbpfDifferentialTest {
     void sameBytesAsLibbpfWithoutAmbiguousNames(@ForAll long seed, @ForAll @IntRange(min = 3, max = 40) int structs,
                                                 @ForAll @IntRange(min = 1, max = 4) int units) throws IOException {
         Path btfref = TestData.btfref();
-        Assumptions.assumeTrue(btfref != null, "skipped: btfref (libbpf helper) not available");
         Btf x = RandomBtf.concatenatedUnits(seed, structs, units, false);
         Path in = Files.createTempFile("btfkit-diff-", ".btf");
         Path out = Files.createTempFile("btfkit-diff-", ".out.btf");

@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 
 /** Runs gcc or clang with {@code -fsyntax-only} on a C file; tests skip when the compiler is missing. */
 record CCompiler(String name, Path tool, List<String> flags) {
@@ -24,8 +23,7 @@ record CCompiler(String name, Path tool, List<String> flags) {
     }
 
     private static CCompiler find(String name, List<String> flags) {
-        Path tool = TestData.tool(name);
-        Assumptions.assumeTrue(tool != null, "skipped: " + name + " not available");
+        Path tool = TestData.requireTool(name);
         return new CCompiler(name, tool, flags);
     }
 

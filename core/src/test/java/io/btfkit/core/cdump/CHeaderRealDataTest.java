@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -36,8 +35,7 @@ class CHeaderRealDataTest {
     }
 
     static Path bpftool() {
-        Path tool = TestData.tool("bpftool");
-        Assumptions.assumeTrue(tool != null, "skipped: bpftool not available");
+        Path tool = TestData.requireTool("bpftool");
         return tool;
     }
 

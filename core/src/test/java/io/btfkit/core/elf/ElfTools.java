@@ -20,9 +20,7 @@ final class ElfTools {
     }
 
     static Path requireTool(String name) {
-        Path p = TestData.tool(name);
-        Assumptions.assumeTrue(p != null, "skipped: " + name + " not available");
-        return p;
+        return TestData.requireTool(name);
     }
 
     static byte[] sampleBytes(String rel) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.btfkit.core.Btf;
 import io.btfkit.core.Kind;
 import io.btfkit.core.OperationException;
+import io.btfkit.core.TestData;
 import io.btfkit.core.io.InputLoader;
 import io.btfkit.core.io.LoadedInput;
 import io.btfkit.core.validate.Finding;
@@ -60,7 +61,8 @@ class GccObjectsTest {
 
     @BeforeAll
     static void gcc12() {
-        Assumptions.assumeTrue(tool("gcc", "-dumpversion").startsWith("12"), "skipped: gcc 12 not available");
+        String gcc = TestData.requireTool("gcc").toString();
+        Assumptions.assumeTrue(tool(gcc, "-dumpversion").startsWith("12"), "skipped: gcc 12 not available (gcc is another version)");
     }
 
     private static String tool(String... cmd) {
@@ -87,8 +89,7 @@ class GccObjectsTest {
 
     /** {@code readelf -sW}: symbol name to {section index, value} for defined objects. */
     private static Map<String, long[]> symbols(Path o) {
-        String out = tool("readelf", "-sW", o.toString());
-        Assumptions.assumeTrue(!out.isEmpty(), "skipped: readelf not available");
+        String out = tool(TestData.requireTool("readelf").toString(), "-sW", o.toString());
         Map<String, long[]> m = new HashMap<>();
         for (String line : out.split("\n")) {
             String[] f = line.trim().split("\\s+");
@@ -174,8 +175,8 @@ class GccObjectsTest {
         Path a = compile("a", "struct s { int x; } va; int fa(void) { return va.x; }\n");
         Path b = compile("b", "struct s; struct s *pb; enum e; enum e *pe; int fb(void) { return 1; }\n");
         Path ab = dir.resolve("ab.o");
-        tool("ld", "-r", a.toString(), b.toString(), "-o", ab.toString());
-        Assumptions.assumeTrue(Files.exists(ab), "skipped: ld -r not available");
+        tool(TestData.requireTool("ld").toString(), "-r", a.toString(), b.toString(), "-o", ab.toString());
+        Assumptions.assumeTrue(Files.exists(ab), "skipped: ld -r failed");
         LoadedInput in = InputLoader.load(ab, null);
         assertEquals(2, in.units().size());
         assertEquals(InputLoader.load(a, null).btf().ownTypeCount(), in.units().get(0).ownTypeCount());

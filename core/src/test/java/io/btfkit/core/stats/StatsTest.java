@@ -12,7 +12,6 @@ import io.btfkit.core.text.RawTextParser;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** {@link Stats} and its two printers, on raw text and on the real 6.18 vmlinux. */
@@ -113,8 +112,7 @@ class StatsTest {
         assertEquals(126_585, s.types());
         assertEquals(s.typeSectionBytes(), s.kinds().stream().mapToLong(KindStats::bytes).sum());
         assertEquals(s.types(), s.kinds().stream().mapToLong(KindStats::count).sum());
-        Path btfref = TestData.btfref();
-        Assumptions.assumeTrue(btfref != null, "skipped: btfref not available");
+        Path btfref = TestData.requireTool("btfref");
         String out = new String(TestData.run(List.of(btfref.toString(), "stats", TestData.vmlinux618().toString())),
                 StandardCharsets.UTF_8);
         long anon = 0;

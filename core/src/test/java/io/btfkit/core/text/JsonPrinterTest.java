@@ -20,7 +20,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -50,8 +49,7 @@ class JsonPrinterTest {
     }
 
     static Path bpftool() {
-        Path tool = TestData.tool("bpftool");
-        Assumptions.assumeTrue(tool != null, "skipped: bpftool not available");
+        Path tool = TestData.requireTool("bpftool");
         return tool;
     }
 

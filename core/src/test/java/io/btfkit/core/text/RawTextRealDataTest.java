@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -55,8 +54,7 @@ class RawTextRealDataTest {
 
     @Test
     void bpftoolsOwnTextOfVmlinux618Parses() {
-        Path tool = TestData.tool("bpftool");
-        Assumptions.assumeTrue(tool != null, "skipped: bpftool not available");
+        Path tool = TestData.requireTool("bpftool");
         Path f = TestData.vmlinux618();
         byte[] text = TestData.run(List.of(tool.toString(), "btf", "dump", "file", f.toString(), "format", "raw"));
         Btf x = BtfReader.read(TestData.bytes(f));

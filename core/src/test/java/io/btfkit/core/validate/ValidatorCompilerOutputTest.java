@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -56,9 +55,8 @@ class ValidatorCompilerOutputTest {
     Path dir;
 
     private Btf compile(String compiler, List<String> flags) throws IOException {
-        Path cc = TestData.tool(compiler);
-        Path objcopy = TestData.tool("llvm-objcopy");
-        Assumptions.assumeTrue(cc != null && objcopy != null, "skipped: " + compiler + " or llvm-objcopy not installed");
+        Path cc = TestData.requireTool(compiler);
+        Path objcopy = TestData.requireTool("llvm-objcopy");
         Path src = dir.resolve("objects.c");
         Files.writeString(src, SOURCE);
         Path obj = dir.resolve(compiler + ".o");
