@@ -1,19 +1,29 @@
 package io.btfkit.cli;
 
+import io.btfkit.core.BaseMismatchException;
 import io.btfkit.core.Btf;
 import io.btfkit.core.BtfException;
 import io.btfkit.core.io.InputLoader;
 import io.btfkit.core.io.LoadedInput;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
 
 /** Loads inputs for commands, attaching the file name to any error. */
 final class Inputs {
     private Inputs() {
     }
 
+    /** The file each base given on the command line was read from, to name it in messages. */
+    private static final Map<Btf, Path> BASE_FILES = Collections.synchronizedMap(new WeakHashMap<>());
+
     static LoadedInput load(Path file, Btf base) {
         try {
             return InputLoader.load(file, base);
+        } catch (BaseMismatchException e) {
+            Path baseFile = BASE_FILES.get(e.base());
+            throw new FileException(file, e.isNamed() || baseFile == null ? e : e.naming(baseFile.toString()));
         } catch (BtfException e) {
             throw new FileException(file, e);
         }
@@ -78,6 +88,11 @@ final class Inputs {
 
     /** The base BTF named by {@code --base}, or null. */
     static Btf base(Path file) {
-        return file == null ? null : load(file, null).btf();
+        if (file == null) {
+            return null;
+        }
+        Btf b = load(file, null).btf();
+        BASE_FILES.put(b, file);
+        return b;
     }
 }
