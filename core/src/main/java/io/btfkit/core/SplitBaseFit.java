@@ -114,6 +114,10 @@ public final class SplitBaseFit {
             }
         }
         List<String> out = new ArrayList<>();
+        if (strings.length() > 0 && strings.bytes()[0] == 0) {
+            // split producers start the own strings right after the base's; standalone BTF with ""
+            out.add("its strings start with the empty string, as standalone BTF's do: is it split at all?");
+        }
         long implied = impliedBaseStrings(split, maxName);
         if (implied >= 0 && implied != strings.start()) {
             out.add("its names imply a base string section of " + implied + " bytes, this base's has " + strings.start());

@@ -105,6 +105,15 @@ class SplitBaseFitTest {
     }
 
     @Test
+    void standaloneBtfGivenABaseIsToldSo() {
+        // a clang BPF object (standalone, not gcc's) read with a vmlinux as its base
+        byte[] standalone = BtfWriter.write(baseB());
+        BaseMismatchException e = assertThrows(BaseMismatchException.class, () -> BtfReader.read(standalone, baseA()));
+        assertTrue(e.evidence().startsWith("its strings start with the empty string, as standalone BTF's do: is it split at all?; "),
+                e.evidence());
+    }
+
+    @Test
     void standaloneNamesInsideStringsStillRead() {
         // legal BTF (a name sharing another's tail); only split BTF treats it as evidence
         BtfBuilder b = new BtfBuilder();
