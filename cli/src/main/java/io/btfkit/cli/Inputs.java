@@ -1,19 +1,29 @@
 package io.btfkit.cli;
 
+import io.btfkit.core.BaseMismatchException;
 import io.btfkit.core.Btf;
 import io.btfkit.core.BtfException;
 import io.btfkit.core.io.InputLoader;
 import io.btfkit.core.io.LoadedInput;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
 
 /** Loads inputs for commands, attaching the file name to any error. */
 final class Inputs {
     private Inputs() {
     }
 
+    /** The file each base given on the command line was read from, to name it in messages. */
+    private static final Map<Btf, Path> BASE_FILES = Collections.synchronizedMap(new WeakHashMap<>());
+
     static LoadedInput load(Path file, Btf base) {
         try {
             return isStdin(file) ? InputLoader.load(file, readStdin(), base) : InputLoader.load(file, base);
+        } catch (BaseMismatchException e) {
+            Path baseFile = BASE_FILES.get(e.base());
+            throw new FileException(file, e.isNamed() || baseFile == null ? e : e.naming(Names.quote(baseFile)));
         } catch (BtfException e) {
             throw new FileException(file, e);
         }
@@ -98,7 +108,12 @@ final class Inputs {
 
     /** The base BTF named by {@code --base}, or null. */
     static Btf base(Path file) {
-        return file == null ? null : btf(load(file, null));
+        if (file == null) {
+            return null;
+        }
+        Btf b = btf(load(file, null));
+        BASE_FILES.put(b, file);
+        return b;
     }
 
     /** The one BTF of {@code li}; an input of several blobs is refused naming its file. */

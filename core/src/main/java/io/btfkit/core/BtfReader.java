@@ -153,34 +153,44 @@ public final class BtfReader {
         return (int) n;
     }
 
-    /** Every type id must name an existing type and every string offset a string. */
+    /**
+     * Every type id must name an existing type and every string offset a string. In split BTF
+     * a reference that does not fit (also a name inside a string) is evidence of a wrong base,
+     * reported as such by {@link SplitBaseFit}.
+     */
     private static void checkReferences(Btf btf) {
         int[] words = btf.words();
         int[] starts = btf.starts();
         int typeCount = btf.typeCount();
-        int strEnd = btf.strings().end();
+        StringTable strings = btf.strings();
+        int strEnd = strings.end();
+        boolean split = btf.isSplit();
         int first = btf.firstId();
         for (int i = 0; i < starts.length - 1; i++) {
             int s = starts[i];
             int kind = Kind.kindOf(words[s + 1]);
-            if (!Kind.isKnown(kind)) {
-                if (Integer.compareUnsigned(words[s], strEnd) >= 0) {
-                    throw badString(btf, first + i, s, s, strEnd);
-                }
-                continue;
-            }
             // (plain loops: this runs on every type of every input, thousands of files in a link)
-            int stride = TypeRefs.memberNameStride(words, s);
+            int stride = Kind.isKnown(kind) ? TypeRefs.memberNameStride(words, s) : 0;
             int end = stride == 0 ? s + 1 : s + 3 + stride * Kind.vlenOf(words[s + 1]);
             for (int slot = s; slot < end; slot = slot == s ? s + 3 : slot + stride) {
-                if (Integer.compareUnsigned(words[slot], strEnd) >= 0) {
-                    throw badString(btf, first + i, s, slot, strEnd);
+                int off = words[slot];
+                if (Integer.compareUnsigned(off, strEnd) >= 0) {
+                    throw split ? SplitBaseFit.mismatch(btf) : badString(btf, first + i, s, slot, strEnd);
                 }
+                if (split && off != 0 && !SplitBaseFit.nameFits(strings, off)) {
+                    throw SplitBaseFit.mismatch(btf);
+                }
+            }
+            if (!Kind.isKnown(kind)) {
+                continue;
             }
             int refs = TypeRefs.typeIdCount(words, s);
             for (int k = 0; k < refs; k++) {
                 int slot = TypeRefs.typeIdSlot(words, s, k);
                 if (Integer.compareUnsigned(words[slot], typeCount) >= 0) {
+                    if (split) {
+                        throw SplitBaseFit.mismatch(btf);
+                    }
                     throw new BtfFormatException("type [" + (first + i) + "] " + Kind.name(kind) + describeName(btf, s)
                             + ": " + fieldName(words, s, slot) + " refers to type " + Integer.toUnsignedString(words[slot])
                             + ", but the last type id is " + (typeCount - 1));

@@ -80,6 +80,21 @@ public final class StringTable {
         return false;
     }
 
+    /**
+     * Whether {@code off} (below {@link #end()}) is where a string of its section begins: the
+     * section's first byte, or the byte after a NUL. A name that points into the middle of a
+     * string is legal BTF but no producer writes it; in split BTF it means the base is not the
+     * one the split was made on (see {@link SplitBaseFit}).
+     */
+    public boolean startsString(int off) {
+        StringTable t = this;
+        while (off < t.start) {
+            t = t.base;
+        }
+        int i = off - t.start;
+        return i == 0 || t.data[i - 1] == 0;
+    }
+
     /** The table (this or a base) that holds {@code off}; the offset must be valid. */
     public StringTable tableOf(int off) {
         StringTable t = this;

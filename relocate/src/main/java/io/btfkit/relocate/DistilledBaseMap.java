@@ -31,6 +31,10 @@ import java.util.List;
  * meets walking the new base in id order, otherwise complains about the lowest unmapped id — so
  * the problem list starts with that complaint and continues in distilled id order.
  *
+ * <p>Beyond libbpf: a STRUCT/UNION the split needs by size ({@link SizeNeeds}) whose one match
+ * is a FWD is a problem too (libbpf maps it and writes BTF the kernel rejects); such problems
+ * come after libbpf's complaint.
+ *
  * <p>Why this equals libbpf's walk over all base ids: libbpf visits base ids in ascending order
  * and, per base id, the distilled types whose (name, size) key equals it; here each distilled
  * type visits its candidates in ascending base id order. The per-type state (mapped or not,
@@ -51,11 +55,13 @@ final class DistilledBaseMap {
 
     /**
      * A problem, the new-base id at which libbpf would stop on it (MAX_VALUE: at the final
-     * check), and for a stop the distilled type's size word as libbpf sorts it.
+     * check), for a stop the distilled type's size word as libbpf sorts it, and whether libbpf
+     * maps the type anyway (a problem only btfkit sees, listed after libbpf's).
      */
-    private record Found(Problem problem, int stopAt, int sortSize) {
+    private record Found(Problem problem, int stopAt, int sortSize, boolean libbpfMaps) {
         Found(Problem problem, int stopAt, Btf dist) {
-            this(problem, stopAt, stopAt == Integer.MAX_VALUE ? 0 : dist.sizeOrType(problem.typeId()) & NewBaseIndex.SIZE_MASK);
+            this(problem, stopAt, stopAt == Integer.MAX_VALUE ? 0 : dist.sizeOrType(problem.typeId()) & NewBaseIndex.SIZE_MASK,
+                    false);
         }
     }
 
@@ -67,6 +73,7 @@ final class DistilledBaseMap {
             return new DistilledBaseMap(new int[nDist], new int[0], invalid);
         }
         int[] embeddedBy = markEmbedded(split, nDist);
+        SizeNeeds sizeNeeds = SizeNeeds.of(split, nDist);
         Btf base = index.base();
         int[] map = new int[nDist];
         List<Found> found = new ArrayList<>();
@@ -74,7 +81,7 @@ final class DistilledBaseMap {
         int voidStop = voidNameClash(index);
         if (voidStop != Integer.MAX_VALUE) {
             found.add(new Found(new Problem(0, 0, "", 0, Problem.Reason.INVALID_NAME,
-                    "new base type " + describe(base, voidStop) + " has a name offset that holds the empty string"), voidStop, 0));
+                    "new base type " + describe(base, voidStop) + " has a name offset that holds the empty string"), voidStop, 0, false));
         }
         for (int d = 1; d < nDist; d++) {
             int nameOff = dist.nameOff(d);
@@ -107,7 +114,13 @@ final class DistilledBaseMap {
                 found.add(new Found(problem(dist, d, Problem.Reason.AMBIGUOUS, ambiguity(dist, d, base, index, g, embeddedBy[d] != 0)),
                         second, dist));
             } else if (first == 0) {
-                found.add(new Found(unmatched(dist, d, base, index, g, embeddedBy[d], split), Integer.MAX_VALUE, dist));
+                found.add(new Found(unmatched(dist, d, base, index, g, embeddedBy[d], sizeNeeds, split), Integer.MAX_VALUE, dist));
+            } else if (base.kind(first) == Kind.FWD && Kind.isComposite(dist.kind(d)) && sizeNeeds.by(d) != 0) {
+                // libbpf maps it, and its output has an array, member or variable without size
+                String only = index.groupEnd(g) - index.groupStart(g) == 1 ? "new base has only " + describe(base, first)
+                        : "its only match in the new base is " + describe(base, first) + " (of " + list(base, index, g) + ")";
+                found.add(new Found(problem(dist, d, Problem.Reason.NEEDED_BY_SIZE, "(" + sizeNeeds.describe(split, d) + "), "
+                        + only), Integer.MAX_VALUE, 0, true));
             } else {
                 map[d] = first;
             }
@@ -125,7 +138,7 @@ final class DistilledBaseMap {
      * names the lowest unmapped id.
      */
     private static List<Problem> order(List<Found> found) {
-        Found head = found.stream().min(Comparator.comparingInt(Found::stopAt)
+        Found head = found.stream().min(Comparator.comparing(Found::libbpfMaps).thenComparingInt(Found::stopAt)
                 .thenComparing(Found::sortSize, Comparator.reverseOrder())
                 .thenComparingInt(f -> f.problem().typeId())).orElseThrow();
         List<Problem> out = new ArrayList<>(found.size());
@@ -263,7 +276,8 @@ final class DistilledBaseMap {
     }
 
     /** Why {@code d} found no match among the new-base types of its name (group {@code g}). */
-    private static Problem unmatched(Btf dist, int d, Btf base, NewBaseIndex index, int g, int embeddedBy, Btf split) {
+    private static Problem unmatched(Btf dist, int d, Btf base, NewBaseIndex index, int g, int embeddedBy, SizeNeeds sizeNeeds,
+            Btf split) {
         List<Integer> family = new ArrayList<>();
         for (int e = index.groupStart(g); e < index.groupEnd(g); e++) {
             if (sameKindFamily(dist, d, base, index.id(e))) {
@@ -285,6 +299,10 @@ final class DistilledBaseMap {
             }
         }
         String candidates = "new base has " + list(base, family);
+        if (Kind.isComposite(kind) && embeddedBy != 0 && family.stream().allMatch(b -> base.kind(b) == Kind.FWD)) {
+            return problem(dist, d, Problem.Reason.NEEDED_BY_SIZE, "(" + sizeNeeds.describe(split, d) + "), new base has only "
+                    + list(base, family));
+        }
         if (Kind.isComposite(kind) && embeddedBy != 0) {
             return problem(dist, d, Problem.Reason.SIZE_CHANGED_EMBEDDED, "embedded by value in split type "
                     + describe(split, embeddedBy) + ", " + candidates);

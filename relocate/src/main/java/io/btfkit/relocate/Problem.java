@@ -25,6 +25,11 @@ public record Problem(int typeId, int kind, String name, int size, Reason reason
         SIZE_DIFFERS("size differs"),
         /** A STRUCT/UNION embedded by value in a split type whose new-base namesake has another size. */
         SIZE_CHANGED_EMBEDDED("size changed while embedded"),
+        /**
+         * A STRUCT/UNION the split needs by size (array element, member, variable, parameter)
+         * whose only namesake in the new base is a FWD, which has no size.
+         */
+        NEEDED_BY_SIZE("needed by size"),
         /** An INT whose namesake of the same size has another encoding (e.g. char no longer signed). */
         ENCODING_DIFFERS("encoding differs"),
         /** Several new-base types match and nothing tells them apart. */
@@ -69,7 +74,7 @@ public record Problem(int typeId, int kind, String name, int size, Reason reason
         }
         b.append(": ").append(reason.text());
         if (!detail.isEmpty()) {
-            b.append(": ").append(detail);
+            b.append(detail.startsWith("(") ? " " : ": ").append(detail); // "needed by size (array element in ...), ..."
         }
         return b.toString();
     }

@@ -251,6 +251,88 @@ class RelocatorTest {
         assertEquals(base.typeCount(), Relocator.relocate(byPointer, base).firstId(), "a pointer does not embed");
     }
 
+    /** Distilled base of the mfd_cell modules (cros_ec_dev, lpc_ich, rtsx_pci), in small. */
+    private static final String MFD_DIST = """
+            [1] STRUCT 'mfd_cell' size=144 vlen=0
+            [2] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+            """;
+
+    /** A new base that only declares it, as 6.1.0-56-cloud's [6485] FWD 'mfd_cell'. */
+    private static final String ONLY_DECLARED = """
+            [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+            [2] FWD 'mfd_cell' fwd_kind=struct
+            """;
+
+    @Test
+    void anArrayElementCannotBecomeAFwd() {
+        Btf dist = parse(MFD_DIST);
+        // static const struct mfd_cell cells[4]: a CONST, and an ARRAY of it that no struct holds
+        Btf split = parse("""
+                [3] CONST '(anon)' type_id=1
+                [4] ARRAY '(anon)' type_id=3 index_type_id=2 nr_elems=4
+                """, dist);
+        Problem p = onlyProblem(split, parse(ONLY_DECLARED));
+        assertEquals(Problem.Reason.NEEDED_BY_SIZE, p.reason());
+        assertEquals("STRUCT 'mfd_cell' [1] size=144: needed by size (array element in split type [4] ARRAY '(anon)'), new base"
+                + " has only [2] FWD 'mfd_cell' fwd_kind=struct", p.message());
+        // libbpf maps it: its map model agrees that [1] -> FWD [2] and nothing else is wrong
+        assertTrue(LibbpfMapModel.run(split, parse(ONLY_DECLARED)).ok());
+        // a pointer to it is fine: a pointer needs no size
+        Btf byPointer = parse("""
+                [3] CONST '(anon)' type_id=1
+                [4] PTR '(anon)' type_id=3
+                """, dist);
+        assertEquals("[3] CONST '(anon)' type_id=2\n[4] PTR '(anon)' type_id=3\n", relocated(byPointer, parse(ONLY_DECLARED)));
+        // and with a definition in the new base the array relocates as libbpf does
+        assertEquals("[3] CONST '(anon)' type_id=1\n[4] ARRAY '(anon)' type_id=3 index_type_id=2 nr_elems=4\n",
+                relocated(split, parse("[1] STRUCT 'mfd_cell' size=152 vlen=0\n[2] INT 'int' size=4 bits_offset=0 nr_bits=32"
+                        + " encoding=SIGNED\n")));
+    }
+
+    @Test
+    void aMemberThroughATypedefAndAConstCannotBecomeAFwd() {
+        Btf dist = parse(MFD_DIST);
+        Btf split = parse("""
+                [3] TYPEDEF 'cell_t' type_id=1
+                [4] CONST '(anon)' type_id=3
+                [5] STRUCT 'holder' size=144 vlen=1
+                	'cell' type_id=4 bits_offset=0
+                """, dist);
+        Problem p = onlyProblem(split, parse(ONLY_DECLARED));
+        assertEquals(Problem.Reason.NEEDED_BY_SIZE, p.reason());
+        assertEquals("STRUCT 'mfd_cell' [1] size=144: needed by size (embedded by value in split type [5] STRUCT 'holder'"
+                + " size=144), new base has only [2] FWD 'mfd_cell' fwd_kind=struct", p.message());
+        // libbpf fails here too (an embedded type must keep its size), on the same type
+        assertEquals(1, LibbpfMapModel.run(split, parse(ONLY_DECLARED)).complaintId());
+    }
+
+    @Test
+    void aVariableOrParameterByValueCannotBecomeAFwd() {
+        Btf dist = parse(MFD_DIST);
+        Btf var = parse("""
+                [3] VOLATILE '(anon)' type_id=1
+                [4] VAR 'cell' type_id=3, linkage=static
+                """, dist);
+        assertEquals("STRUCT 'mfd_cell' [1] size=144: needed by size (type of split variable [4] VAR 'cell'), new base has"
+                + " only [2] FWD 'mfd_cell' fwd_kind=struct", onlyProblem(var, parse(ONLY_DECLARED)).message());
+        Btf param = parse("""
+                [3] FUNC_PROTO '(anon)' ret_type_id=2 vlen=1
+                	'c' type_id=1
+                """, dist);
+        assertEquals(Problem.Reason.NEEDED_BY_SIZE, onlyProblem(param, parse(ONLY_DECLARED)).reason());
+    }
+
+    @Test
+    void libbpfsComplaintStaysFirstBeforeANeededBySizeProblem() {
+        // [1] is needed by size (libbpf maps it to the FWD), [3] is missing (libbpf's complaint)
+        Btf dist = parse(MFD_DIST + "[3] STRUCT 'gone' size=8 vlen=0\n");
+        Btf split = parse("""
+                [4] ARRAY '(anon)' type_id=1 index_type_id=2 nr_elems=4
+                [5] PTR '(anon)' type_id=3
+                """, dist);
+        assertEquals(List.of("gone MISSING", "mfd_cell NEEDED_BY_SIZE"), summary(problems(split, parse(ONLY_DECLARED))));
+    }
+
     @Test
     void anEmbeddedStructPicksTheCandidateOfItsSize() {
         Btf dist = parse("[1] STRUCT 's' size=8 vlen=0\n");

@@ -1,5 +1,6 @@
 package io.btfkit.core.io;
 
+import io.btfkit.core.BaseMismatchException;
 import io.btfkit.core.Btf;
 import io.btfkit.core.BtfFormatException;
 import io.btfkit.core.BtfReader;
@@ -43,7 +44,12 @@ interface ContainerReader {
                 base = distilled;
             }
             Btf on = base;
-            List<Btf> units = within(".BTF", () -> InputLoader.readRawUnits(btfData, on));
+            List<Btf> units;
+            try {
+                units = within(".BTF", () -> InputLoader.readRawUnits(btfData, on));
+            } catch (BaseMismatchException e) {
+                throw distilled != null ? e.naming("its .BTF.base section") : e;
+            }
             byte[] extData = elf.sectionData(".BTF.ext").orElse(null);
             BtfExt ext = extData == null ? null : within(".BTF.ext", () -> BtfExtReader.read(extData));
             return new LoadedInput(path, LoadedInput.Source.ELF, compression, units, elf, ext, distilled);
@@ -52,6 +58,8 @@ interface ContainerReader {
         private static <T> T within(String section, java.util.function.Supplier<T> read) {
             try {
                 return read.get();
+            } catch (BaseMismatchException e) {
+                throw e; // about the file as a whole: the section is no news
             } catch (BtfFormatException e) {
                 throw new BtfFormatException("section " + section + ": " + e.getMessage(), e);
             }

@@ -1,5 +1,6 @@
 package io.btfkit.core.io;
 
+import io.btfkit.core.BaseMismatchException;
 import io.btfkit.core.Btf;
 import io.btfkit.core.BtfFormatException;
 import io.btfkit.core.BtfHeader;
@@ -115,6 +116,8 @@ public final class InputLoader {
                 BtfHeader h = BtfHeader.parse(data, off, data.length - off);
                 units.add(readBlob(data, off, (int) h.blobLength(), base));
                 at = nextBlob(data, off);
+            } catch (BaseMismatchException e) {
+                throw new BaseMismatchException(e.base(), "blob " + k + " at offset " + off + ": " + e.evidence());
             } catch (BtfFormatException e) {
                 throw new BtfFormatException("blob " + k + " at offset " + off + ": " + e.getMessage(), e);
             }

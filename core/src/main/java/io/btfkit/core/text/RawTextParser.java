@@ -236,6 +236,11 @@ public final class RawTextParser {
             throw t.error("expected a type id in decimal after '[', found " + t.found(s));
         }
         int expected = b.nextId();
+        if (got != expected && b.typeCount() == 0 && b.base() != null && got > 1 && got <= TextLine.U32_MAX) {
+            // split text names its strings, but its ids still say how many types its base had
+            throw new io.btfkit.core.BaseMismatchException(b.base(), "line " + t.lineNo + ": its first type is [" + got
+                    + "], so its base's last id was [" + (got - 1) + "]; this base's last is [" + (expected - 1) + "]");
+        }
         if (got != expected) {
             String why = b.typeCount() > 0 ? "ids must be consecutive"
                     : b.base() == null ? "text without a base starts at [1]; is a base missing?"
