@@ -102,7 +102,7 @@ final class CycleGroups {
      * points elsewhere (void, base, out of range, or the field lies outside the type's words);
      * -2 when {@code v} has no {@code e}-th reference.
      */
-    private static int child(int[] w, int[] starts, int v, int e, int first, int n) {
+    static int child(int[] w, int[] starts, int v, int e, int first, int n) {
         int s = starts[v];
         if (s + 1 >= starts[v + 1] || e >= TypeRefs.typeIdCount(w, s)) {
             return -2;
