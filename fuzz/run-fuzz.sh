@@ -35,6 +35,7 @@ all_targets=(
     CompressedInputFuzzTest#wrapped
     ValidatorFuzzTest#validate
     DedupFuzzTest#dedup
+    CyclicShapesFuzzTest#linkDedup
 )
 if [ $# -gt 0 ]; then targets=("$@"); else targets=("${all_targets[@]}"); fi
 

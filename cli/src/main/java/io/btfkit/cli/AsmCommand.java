@@ -3,6 +3,7 @@ package io.btfkit.cli;
 import io.btfkit.core.Btf;
 import io.btfkit.core.BtfException;
 import io.btfkit.core.io.LoadedInput;
+import io.btfkit.core.validate.OutputCheck;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -36,7 +37,7 @@ final class AsmCommand implements Callable<Integer> {
         LoadedInput li = Inputs.load(input, Inputs.base(base));
         Btf btf = Inputs.btf(li);
         try {
-            out.verify(btf);
+            out.verify(btf, List.of(OutputCheck.Source.unchanged(input.toString(), btf)));
         } catch (BtfException e) {
             throw new FileException(input, e);
         }

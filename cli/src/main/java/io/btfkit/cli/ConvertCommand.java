@@ -4,6 +4,7 @@ import io.btfkit.core.Btf;
 import io.btfkit.core.BtfFormatException;
 import io.btfkit.core.io.LoadedInput;
 import io.btfkit.core.quirks.GccNormalizer;
+import io.btfkit.core.validate.OutputCheck;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -87,7 +88,9 @@ final class ConvertCommand implements Callable<Integer> {
 
     private void convertOne(Path input, Btf baseBtf, Path target) {
         LoadedInput in = Inputs.load(input, baseBtf);
-        List<Btf> units = in.units();
+        List<Btf> read = in.units();
+        List<Btf> units = read;
+        List<int[]> idMaps = null;
         if (fix) {
             GccNormalizer.FileResult r;
             try {
@@ -96,8 +99,10 @@ final class ConvertCommand implements Callable<Integer> {
                 throw new FileException(input, e);
             }
             units = r.btfs();
+            idMaps = r.units().stream().map(GccNormalizer.UnitResult::idMap).toList();
             notes.add(input, r.applied(), r.kept());
         }
+        verify(input, read, units, idMaps);
         if (units.size() > 1 && out.format == OutputOptions.Format.text) {
             throw new FileException(input, new BtfFormatException("holds " + units.size() + " BTF blobs (ld -r); text output"
                     + " holds one BTF: link them, or write raw or ELF"));
@@ -110,6 +115,24 @@ final class ConvertCommand implements Callable<Integer> {
             bytes = units.size() == 1 ? out.encode(units.get(0)) : concatenate(units);
         }
         Outputs.write(target, bytes, List.of(input), inPlace);
+    }
+
+    /**
+     * Each blob written must carry no finding its input blob did not have: convert re-encodes,
+     * so it carries what it read and says so; --fix must not break anything ({@link OutputCheck}).
+     */
+    private void verify(Path input, List<Btf> read, List<Btf> written, List<int[]> idMaps) {
+        for (int k = 0; k < written.size(); k++) {
+            Btf before = read.get(k);
+            int[] m = idMaps == null ? null : idMaps.get(k);
+            String label = read.size() == 1 ? Names.quote(input) : Names.quote(input) + "#" + (k + 1);
+            try {
+                out.verify(written.get(k), List.of(new OutputCheck.Source(label, () -> before,
+                        m == null ? java.util.function.IntUnaryOperator.identity() : id -> m[id])));
+            } catch (io.btfkit.core.BtfException e) {
+                throw new FileException(input, e);
+            }
+        }
     }
 
     /** A copy of the ELF input whose .BTF holds {@code btf} (several blobs); other sections as they were. */

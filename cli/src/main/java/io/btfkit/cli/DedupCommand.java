@@ -3,6 +3,7 @@ package io.btfkit.cli;
 import io.btfkit.core.Btf;
 import io.btfkit.core.BtfException;
 import io.btfkit.core.io.LoadedInput;
+import io.btfkit.core.validate.OutputCheck;
 import io.btfkit.dedup.BaseIndex;
 import io.btfkit.dedup.DedupResult;
 import io.btfkit.dedup.Deduplicator;
@@ -93,7 +94,9 @@ final class DedupCommand implements Callable<Integer> {
         DedupResult r;
         try {
             r = Deduplicator.dedup(btf, li.ext(), idx);
-            out.verify(r.btf());
+            DedupResult done = r;
+            out.verify(r.btf(), List.of(new OutputCheck.Source(in.toString(), () -> btf,
+                    id -> done.outputId(0, id, btf.firstId()))));
         } catch (BtfException e) {
             throw new FileException(in, e);
         }

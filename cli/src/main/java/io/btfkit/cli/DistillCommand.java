@@ -4,6 +4,7 @@ import io.btfkit.core.Btf;
 import io.btfkit.core.BtfException;
 import io.btfkit.core.BtfFormatException;
 import io.btfkit.core.io.LoadedInput;
+import io.btfkit.core.validate.OutputCheck;
 import io.btfkit.distill.Distiller;
 import java.nio.file.Path;
 import java.util.List;
@@ -87,8 +88,14 @@ final class DistillCommand implements Callable<Integer> {
         Distiller.Result r;
         try {
             r = Distiller.distill(Inputs.btf(li));
-            out.verify(r.distilledBase());
-            out.verify(r.newSplit());
+            // the outputs are made of the split's types and the base types it references: each
+            // may carry what those had (the base is an input here, not a trusted reference)
+            Btf split = Inputs.btf(li);
+            List<OutputCheck.Source> sources = List.of(
+                    new OutputCheck.Source(Names.quote(in), () -> split, r.newId()),
+                    new OutputCheck.Source(Names.quote(base), split::base, r.newId()));
+            out.verify(r.distilledBase(), sources);
+            out.verify(r.newSplit(), sources);
         } catch (BtfException e) {
             throw new FileException(in, e);
         }

@@ -4,6 +4,7 @@ import io.btfkit.core.Btf;
 import io.btfkit.core.BtfException;
 import io.btfkit.core.io.LoadedInput;
 import io.btfkit.core.quirks.GccNormalizer;
+import io.btfkit.core.validate.OutputCheck;
 import io.btfkit.dedup.BaseIndex;
 import io.btfkit.dedup.DedupResult;
 import io.btfkit.dedup.Deduplicator;
@@ -100,7 +101,7 @@ final class LinkCommand implements Callable<Integer> {
             } else {
                 r = linkRead(baseBtf, units, timer);
             }
-            out.verify(r.btf());
+            out.verify(r.btf(), units.sources(r));
             timer.lap("verify");
         } catch (BtfException e) {
             throw new FileException(output, e);
@@ -198,6 +199,8 @@ final class LinkCommand implements Callable<Integer> {
             units.names.add(inputs.get(k).toString());
             units.read.add(read[k]);
             units.idMaps.add(null);
+            Path p = inputs.get(k);
+            units.loaders.add(() -> Inputs.load(p, baseBtf).units().get(0));
         }
         return r;
     }
@@ -258,6 +261,8 @@ final class LinkCommand implements Callable<Integer> {
         /** First id and type count of each unit as read (not the unit: the link may let it go). */
         final List<int[]> read = new ArrayList<>();
         final List<int[]> idMaps = new ArrayList<>();
+        /** Reads the unit again as it was read (the link lets the units go; only a failed check needs them). */
+        final List<java.util.function.Supplier<Btf>> loaders = new ArrayList<>();
 
         /** The units of one input; one of a several-blob input is named {@code FILE#K} (1-based). */
         void add(LoadedInput li, List<GccNormalizer.UnitResult> results, List<Btf> linked) {
@@ -267,6 +272,10 @@ final class LinkCommand implements Callable<Integer> {
                 read.add(new int[] {us.get(k).firstId(), us.get(k).typeCount()});
                 idMaps.add(results == null ? null : results.get(k).idMap());
                 linked.add(results == null ? us.get(k) : results.get(k).btf());
+                Path p = li.path();
+                Btf b = us.get(k).base();
+                int blob = k;
+                loaders.add(() -> Inputs.load(p, b).units().get(blob));
             }
         }
 
@@ -274,6 +283,25 @@ final class LinkCommand implements Callable<Integer> {
             names.add(0, file.toString());
             read.add(0, new int[] {btf.firstId(), btf.typeCount()});
             idMaps.add(0, null);
+            loaders.add(0, () -> btf);
+        }
+
+        /**
+         * Each unit as an input of the output check: its types as read, mapped through the
+         * normalisation's renumbering and the link's id map (as the --map file says).
+         */
+        List<OutputCheck.Source> sources(DedupResult r) {
+            List<OutputCheck.Source> out = new ArrayList<>(names.size());
+            for (int k = 0; k < names.size(); k++) {
+                int unit = k;
+                int firstId = read.get(k)[0];
+                int[] m = idMaps.get(k);
+                out.add(new OutputCheck.Source(names.get(k), loaders.get(k), id -> {
+                    int now = m == null ? id : m[id];
+                    return now < firstId ? now : r.outputId(unit, now, firstId);
+                }));
+            }
+            return out;
         }
     }
 

@@ -6,10 +6,13 @@ import io.btfkit.core.elf.ElfFile;
 import io.btfkit.core.ext.BtfExt;
 import io.btfkit.core.ext.BtfExtWriter;
 import io.btfkit.core.text.RawTextPrinter;
+import io.btfkit.core.validate.OutputCheck;
 import io.btfkit.core.validate.Validator;
 import java.io.ByteArrayOutputStream;
+import java.io.PrintWriter;
 import java.nio.ByteOrder;
 import java.util.LinkedHashMap;
+import java.util.List;
 import picocli.CommandLine.Option;
 
 /**
@@ -56,6 +59,35 @@ final class OutputOptions {
         if (!noVerify) {
             Validator.checkOutput(btf);
         }
+    }
+
+    /** Warning lines printed per output at most; the rest are counted in one more line. */
+    private static final int MAX_WARNINGS = 8;
+
+    /**
+     * Checks the output against the inputs it was made from unless --no-verify: a finding the
+     * operation introduced throws ({@link io.btfkit.core.validate.ValidationException}, exit 1);
+     * one an input already had is written through and reported as a warning line on stderr
+     * ({@link OutputCheck}).
+     */
+    void verify(Btf btf, List<OutputCheck.Source> sources) {
+        if (noVerify) {
+            return;
+        }
+        List<OutputCheck.Carried> carried = OutputCheck.check(btf, sources);
+        if (carried.isEmpty()) {
+            return;
+        }
+        PrintWriter err = Streams.err();
+        for (int i = 0; i < carried.size() && i < MAX_WARNINGS; i++) {
+            OutputCheck.Carried c = carried.get(i);
+            err.println("btfkit: " + c.label() + ": warning: " + c.message());
+        }
+        if (carried.size() > MAX_WARNINGS) {
+            err.println("btfkit: " + carried.get(MAX_WARNINGS).label() + ": warning: and "
+                    + (carried.size() - MAX_WARNINGS) + " more findings the input carried (btfkit validate lists them)");
+        }
+        err.flush();
     }
 
     /** Raw BTF or text bytes for {@code btf}. */

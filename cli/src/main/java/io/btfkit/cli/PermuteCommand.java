@@ -6,6 +6,7 @@ import io.btfkit.core.ext.BtfExt;
 import io.btfkit.core.io.LoadedInput;
 import io.btfkit.core.permute.IdMap;
 import io.btfkit.core.permute.Permuter;
+import io.btfkit.core.validate.OutputCheck;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -68,7 +69,7 @@ final class PermuteCommand implements Callable<Integer> {
             if (ext != null) {
                 ext = Permuter.permute(ext, idMap);
             }
-            out.verify(result);
+            out.verify(result, List.of(new OutputCheck.Source(input.toString(), () -> btf, idMap::newId)));
         } catch (BtfException e) {
             throw new FileException(input, e);
         }

@@ -4,6 +4,7 @@ import io.btfkit.core.Btf;
 import io.btfkit.core.BtfException;
 import io.btfkit.core.BtfFormatException;
 import io.btfkit.core.io.LoadedInput;
+import io.btfkit.core.validate.OutputCheck;
 import io.btfkit.relocate.NewBaseIndex;
 import io.btfkit.relocate.Problem;
 import io.btfkit.relocate.RelocationException;
@@ -97,7 +98,9 @@ final class RelocateCommand implements Callable<Integer> {
         Btf result;
         try {
             result = Relocator.relocate(split, index);
-            out.verify(result);
+            Btf relocated = result;
+            out.verify(result, List.of(new OutputCheck.Source(in.toString(), () -> split,
+                    id -> id - split.firstId() + relocated.firstId())));
         } catch (RelocationException e) {
             reportProblems(in, e.problems());
             throw new CommandFailedException(ExitCodes.FAILED);

@@ -194,6 +194,12 @@ final class Partitioner {
                     continue;
                 }
                 int k = cy - first;
+                if (cd == 0) {
+                    // the class refers to void where a member of the component stands (e.g. a
+                    // CONST cycle against a CONST of void): a member is never void
+                    ok = false;
+                    break;
+                }
                 if (scratch[k] == NONE) {
                     scratch[k] = cd;
                     touched.add(k);

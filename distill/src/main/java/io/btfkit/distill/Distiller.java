@@ -47,11 +47,18 @@ public final class Distiller {
     private Distiller() {
     }
 
-    /** The two halves of a distilled split BTF: {@code newSplit.base() == distilledBase}. */
-    public record Result(Btf distilledBase, Btf newSplit) {
+    /**
+     * The two halves of a distilled split BTF: {@code newSplit.base() == distilledBase}.
+     *
+     * @param newId where each type of the input went: a split type or a referenced base type to
+     *              its id in the outputs (distilled base ids, then new split ids); 0 for a base
+     *              type the split does not reference
+     */
+    public record Result(Btf distilledBase, Btf newSplit, java.util.function.IntUnaryOperator newId) {
         public Result {
             Objects.requireNonNull(distilledBase);
             Objects.requireNonNull(newSplit);
+            Objects.requireNonNull(newId);
         }
     }
 
@@ -184,7 +191,7 @@ public final class Distiller {
             TypeRefs.forEachTypeIdSlot(sw, ss[i], renumberType);
         }
         Btf newSplit = new Btf(distilledBase, sw, ss, new StringTable(distilledBase.strings(), splitPool.toByteArray()), format);
-        return new Result(distilledBase, newSplit);
+        return new Result(distilledBase, newSplit, id -> id >= splitStart ? id - idShift : newId.get(id));
     }
 
     /** Whether referenced base type {@code id} is represented in the distilled base (else copied into the split). */

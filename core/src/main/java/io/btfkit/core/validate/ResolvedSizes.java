@@ -93,11 +93,15 @@ final class ResolvedSizes {
 
     // --- base types ---
 
+    /**
+     * The end of a base modifier chain; a chain that loops (a base carrying a modifier cycle)
+     * ends at a modifier of the loop, which has no size, so what refers to it gets a finding.
+     */
     private int chainEnd(int id) {
         int cur = id;
         for (int steps = 0; cur != 0 && Types.isModifier(t.kind(cur)); steps++) {
-            if (steps > BASE_CHAIN_LIMIT) {
-                return -1;
+            if (steps > BASE_CHAIN_LIMIT || steps > t.first) { // more steps than base types: a loop
+                return cur;
             }
             cur = t.word2(cur);
         }
