@@ -166,7 +166,8 @@ public final class Main implements Runnable {
             return fe.exitCode();
         }
         if (e instanceof BtfException be) {
-            err.println("btfkit: " + Printable.oneLine(be.getMessage()));
+            String file = be instanceof io.btfkit.core.AboutFile af && af.file() != null ? af.file() + ": " : "";
+            err.println("btfkit: " + file + Printable.oneLine(be.getMessage()));
             return be instanceof OperationException ? ExitCodes.FAILED : ExitCodes.BAD_INPUT;
         }
         if (e instanceof CommandFailedException cf) {
