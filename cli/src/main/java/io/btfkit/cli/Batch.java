@@ -61,10 +61,16 @@ final class Batch {
                     failed.incrementAndGet();
                     failures.add(new String[] {in.toString(), e.getMessage()});
                     progress.message("btfkit: " + in + ": " + e.getMessage());
-                } catch (RuntimeException | OutOfMemoryError e) {
+                } catch (OutOfMemoryError e) {
+                    failed.incrementAndGet(); // this input's garbage is gone with its stack: the others may fit
+                    String m = OutOfMemory.message(command);
+                    failures.add(new String[] {in.toString(), m});
+                    progress.message("btfkit: " + in + ": " + m);
+                } catch (RuntimeException e) {
                     failed.incrementAndGet();
-                    failures.add(new String[] {in.toString(), "internal error: " + e});
-                    progress.message("btfkit: " + in + ": internal error: " + e);
+                    String m = OutOfMemory.isCause(e) ? OutOfMemory.message(command) : "internal error: " + e;
+                    failures.add(new String[] {in.toString(), m});
+                    progress.message("btfkit: " + in + ": " + m);
                 }
                 progress.step(done.incrementAndGet());
             })).collect(java.util.stream.Collectors.toList());

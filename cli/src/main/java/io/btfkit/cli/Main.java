@@ -33,6 +33,7 @@ public final class Main implements Runnable {
     public static void main(String[] args) {
         OutputStream out = new FileOutputStream(FileDescriptor.out);
         OutputStream err = new FileOutputStream(FileDescriptor.err);
+        OutOfMemory.handleOtherThreads();
         System.exit(run(args, out, err));
     }
 
@@ -54,10 +55,13 @@ public final class Main implements Runnable {
             cl.setOut(pout);
             cl.setErr(perr);
             return cl.execute(args);
+        } catch (OutOfMemoryError e) {
+            return OutOfMemory.report(args.length > 0 ? args[0] : null, perr);
         } finally {
             pout.flush();
             perr.flush();
             Streams.clear();
+            OutOfMemory.clear();
         }
     }
 
@@ -172,6 +176,9 @@ public final class Main implements Runnable {
         }
         if (e instanceof CommandFailedException cf) {
             return cf.exitCode();
+        }
+        if (OutOfMemory.isCause(e)) {
+            return OutOfMemory.report(command, err); // from a pass's worker thread, through its join
         }
         if (isBrokenPipe(e)) {
             return ExitCodes.OK; // the reader of our output went away (e.g. `| head`): not an error
