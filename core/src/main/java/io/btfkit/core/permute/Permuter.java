@@ -88,7 +88,6 @@ public final class Permuter {
 
     /** {@link #permute(BtfExt, IdMap)} with a map in libbpf form, checked against {@code btf}. */
     public static BtfExt permute(BtfExt ext, Btf btf, int[] idMap) {
-        ext.checkAgainst(btf);
         return permute(ext, IdMap.of(btf, idMap));
     }
 
