@@ -30,9 +30,11 @@ all_targets=(
     RawBtfFuzzTest#split
     ElfFuzzTest#elf
     BtfExtFuzzTest#ext
+    BtfExtFuzzTest#remap
     RawTextFuzzTest#text
     CompressedInputFuzzTest#compressed
     CompressedInputFuzzTest#wrapped
+    CompressedInputFuzzTest#kernelImage
     ValidatorFuzzTest#validate
     DedupFuzzTest#dedup
     CyclicShapesFuzzTest#linkDedup

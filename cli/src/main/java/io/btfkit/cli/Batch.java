@@ -69,10 +69,16 @@ final class Batch {
                     failed.incrementAndGet();
                     failures.add(new String[] {in.toString(), e.getMessage()});
                     message(messages, "btfkit: " + Names.quote(in) + ": " + e.getMessage());
-                } catch (RuntimeException | OutOfMemoryError e) {
+                } catch (OutOfMemoryError e) {
+                    failed.incrementAndGet(); // this input's garbage is gone with its stack: the others may fit
+                    String m = OutOfMemory.message(command);
+                    failures.add(new String[] {in.toString(), m});
+                    message(messages, "btfkit: " + Names.quote(in) + ": " + m);
+                } catch (RuntimeException e) {
                     failed.incrementAndGet();
-                    failures.add(new String[] {in.toString(), "internal error: " + e});
-                    message(messages, "btfkit: " + Names.quote(in) + ": internal error: " + e);
+                    String m = OutOfMemory.isCause(e) ? OutOfMemory.message(command) : "internal error: " + e;
+                    failures.add(new String[] {in.toString(), m});
+                    message(messages, "btfkit: " + Names.quote(in) + ": " + m);
                 }
                 progress.update(done.incrementAndGet());
             })).collect(java.util.stream.Collectors.toList());

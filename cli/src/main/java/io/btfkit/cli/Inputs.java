@@ -34,10 +34,10 @@ final class Inputs {
         return file != null && file.toString().equals("-");
     }
 
-    /** Standard input to its end, bounded as a file is ({@link InputLoader#MAX_FILE}) while it is read. */
+    /** Standard input to its end, bounded as a file is ({@link io.btfkit.core.io.InputLimits#maxBytes()}) while it is read. */
     private static byte[] readStdin() {
         try {
-            return io.btfkit.core.io.FileBytes.read(Streams.in(), InputLoader.MAX_FILE);
+            return io.btfkit.core.io.FileBytes.read(Streams.in(), io.btfkit.core.io.InputLimits.maxBytes());
         } catch (java.io.IOException e) {
             throw new io.btfkit.core.BtfFormatException("cannot read: " + io.btfkit.core.io.IoErrors.reason(e), e);
         }
@@ -86,12 +86,12 @@ final class Inputs {
         byte[] buf = buffers.poll();
         try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {
             long size = ch.size();
-            if (size > InputLoader.MAX_FILE) {
+            if (size > io.btfkit.core.io.InputLimits.maxBytes()) {
                 return null;
             }
             if (buf == null || buf.length < size) {
                 // with headroom, so that the few buffers in use soon fit every input
-                buf = new byte[(int) Math.min(InputLoader.MAX_FILE, Math.max(size + size / 2, 1 << 16))];
+                buf = new byte[(int) Math.min(io.btfkit.core.io.InputLimits.maxBytes(), Math.max(size + size / 2, 1 << 16))];
             }
             if (!io.btfkit.core.io.FileBytes.readFully(ch, buf, (int) size)) {
                 return null;

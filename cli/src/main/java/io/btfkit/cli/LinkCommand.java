@@ -82,6 +82,7 @@ final class LinkCommand implements Callable<Integer> {
         if (standalone && base == null) {
             throw new UsageException("--standalone needs --base");
         }
+        OutOfMemory.during("linking " + inputs.size() + " inputs");
         if (out.format == OutputOptions.Format.elf) {
             throw new UsageException("link writes raw BTF or text, not ELF");
         }

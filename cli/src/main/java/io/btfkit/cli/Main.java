@@ -35,6 +35,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     public static void main(String[] args) {
         OutputStream out = new FileOutputStream(FileDescriptor.out);
         OutputStream err = new FileOutputStream(FileDescriptor.err);
+        OutOfMemory.handleOtherThreads();
         System.exit(run(args, out, err));
     }
 
@@ -62,10 +63,13 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
             cl.setOut(pout);
             cl.setErr(perr);
             return checkStdout(cl.execute(args), pout, perr);
+        } catch (OutOfMemoryError e) {
+            return OutOfMemory.report(args.length > 0 ? args[0] : null, perr);
         } finally {
             pout.flush();
             perr.flush();
             Streams.clear();
+            OutOfMemory.clear();
         }
     }
 
@@ -202,11 +206,15 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
             return fe.exitCode();
         }
         if (e instanceof BtfException be) {
-            err.println("btfkit: " + Printable.oneLine(be.getMessage()));
+            String file = be instanceof io.btfkit.core.AboutFile af && af.file() != null ? af.file() + ": " : "";
+            err.println("btfkit: " + file + Printable.oneLine(be.getMessage()));
             return be instanceof OperationException ? ExitCodes.FAILED : ExitCodes.BAD_INPUT;
         }
         if (e instanceof CommandFailedException cf) {
             return cf.exitCode();
+        }
+        if (OutOfMemory.isCause(e)) {
+            return OutOfMemory.report(command, err); // from a pass's worker thread, through its join
         }
         if (isBrokenPipe(e)) {
             return ExitCodes.OK; // the reader of our output went away (e.g. `| head`): not an error

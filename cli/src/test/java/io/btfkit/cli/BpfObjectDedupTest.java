@@ -44,6 +44,42 @@ class BpfObjectDedupTest {
         }
     }
 
+    /**
+     * A .BTF.ext record naming a type id past the end is malformed input: exit 2 with the record
+     * named, no output — not an index exception, nor (for an id negative as an int) an ELF whose
+     * .BTF.ext points at a type that does not exist.
+     */
+    @Test
+    void extTypeIdPastTheEndIsRefused() throws java.io.IOException {
+        byte[] obj = TestData.bytes(TestData.sample("bpf/task_trace.bpf.o"));
+        io.btfkit.core.elf.ElfFile elf = io.btfkit.core.elf.ElfFile.parse(obj);
+        int ext = (int) elf.section(".BTF.ext").orElseThrow().offset();
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(obj).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        int hdrLen = b.getInt(ext + 4);
+        int funcTypeId = ext + hdrLen + b.getInt(ext + 8) + 4 + 8 + 4; // record size, block header, insn_off
+        int types = InputLoader.load(TestData.sample("bpf/task_trace.bpf.o"), null).btf().typeCount();
+        for (int bad : new int[] {9999, -1}) {
+            byte[] mutated = obj.clone();
+            java.nio.ByteBuffer.wrap(mutated).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(funcTypeId, bad);
+            Path in = java.nio.file.Files.write(tmp.resolve("bad" + bad + ".bpf.o"), mutated);
+            Path out = tmp.resolve("out" + bad + ".o");
+            Cli r = Cli.run("dedup", in.toString(), "--out-format", "elf", "-o", out.toString());
+            assertEquals(2, r.exit, r.toString());
+            assertTrue(r.err.startsWith("btfkit: " + in + ": .BTF.ext func_info record 0 (section '"), r.err);
+            assertTrue(r.err.contains("): type id " + Integer.toUnsignedString(bad) + " past the last type " + (types - 1)), r.err);
+            assertTrue(!java.nio.file.Files.exists(out), "no output");
+        }
+        if (b.getInt(ext + 4) >= 32 && b.getInt(ext + 28) > 0) {
+            int coreTypeId = ext + hdrLen + b.getInt(ext + 24) + 4 + 8 + 4;
+            byte[] mutated = obj.clone();
+            java.nio.ByteBuffer.wrap(mutated).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(coreTypeId, 9999);
+            Path in = java.nio.file.Files.write(tmp.resolve("core.bpf.o"), mutated);
+            Cli r = Cli.run("dedup", in.toString(), "-o", tmp.resolve("core.btf").toString());
+            assertEquals(2, r.exit, r.toString());
+            assertTrue(r.err.contains(".BTF.ext core_relo record 0 (section '"), r.err);
+        }
+    }
+
     /** Every .BTF.ext record with its references resolved to names and strings. */
     private static List<String> describe(LoadedInput li) {
         Btf btf = li.btf();

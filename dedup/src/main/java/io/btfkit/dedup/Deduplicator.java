@@ -111,9 +111,15 @@ public final class Deduplicator {
     /**
      * Deduplicates one BTF together with its object's .BTF.ext (libbpf's
      * {@code btf_dedup_opts.btf_ext}): the .BTF.ext strings are kept in the output string section
-     * and its type ids and string offsets are remapped ({@link DedupResult#ext()}).
+     * and its type ids and string offsets are remapped ({@link DedupResult#ext()}), after
+     * checking that each names a type or string of {@code input} ({@link BtfExt#checkAgainst}).
+     *
+     * @throws io.btfkit.core.BtfFormatException when a .BTF.ext record refers past the BTF
      */
     public static DedupResult dedup(Btf input, BtfExt ext, BaseIndex base) {
+        if (ext != null) {
+            ext.checkAgainst(input);
+        }
         return run(List.of(input), ext, base, Options.WHOLE);
     }
 

@@ -27,7 +27,9 @@ import org.tukaani.xz.XZOutputStream;
  * <p>{@link #compressed} mutates compressed files as they are (seeds: the shipped compressed
  * samples and compressed raw BTF); {@link #wrapped} compresses the fuzzed bytes itself (first
  * byte picks the format), so mutations reach the readers behind the decompressor instead of
- * dying on a checksum.
+ * dying on a checksum. {@link #kernelImage} does the same inside an x86 kernel image (bzImage):
+ * the first byte also picks the image's quirks (the kernel's appended size, a payload length
+ * past the end, setup_sects 0), so the payload's first-stream reading and its bounds are fuzzed.
  */
 class CompressedInputFuzzTest {
     private static final Path NAME = Path.of("fuzz-input");
@@ -94,6 +96,32 @@ class CompressedInputFuzzTest {
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    @FuzzTest
+    void kernelImage(byte[] data) {
+        if (data.length < 2) {
+            return;
+        }
+        int flags = (data[0] & 0xff) >> 2;
+        byte[] payload = compress(data[0] & 3, Arrays.copyOfRange(data, 1, data.length));
+        if ((flags & 1) != 0) { // the uncompressed size the kernel appends after the stream
+            int n = data.length - 1;
+            payload = Arrays.copyOf(payload, payload.length + 4);
+            for (int i = 0; i < 4; i++) {
+                payload[payload.length - 4 + i] = (byte) (n >>> (8 * i));
+            }
+        }
+        int setup = 2 * 512;
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(setup + payload.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.put(0, (byte) 'M').put(1, (byte) 'Z').put(0x1f1, (byte) ((flags & 4) != 0 ? 0 : 1));
+        b.put(0x202, (byte) 'H').put(0x203, (byte) 'd').put(0x204, (byte) 'r').put(0x205, (byte) 'S');
+        b.putInt(0x24c, payload.length + ((flags & 2) != 0 ? 16 : 0));
+        b.put(setup, payload);
+        LoadedInput in = Outcomes.orRejected(() -> InputLoader.load(NAME, b.array(), null));
+        if (in != null) {
+            checkLoaded(in);
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.btfkit.core.ext;
 
+import io.btfkit.core.Btf;
+import io.btfkit.core.BtfFormatException;
 import io.btfkit.core.OperationException;
 import java.nio.ByteOrder;
 import java.util.Objects;
@@ -93,6 +95,34 @@ public final class BtfExt {
     public BtfExt remap(IntUnaryOperator typeIds, IntUnaryOperator strings) {
         return new BtfExt(order, headerLength, funcInfo.remap(typeIds, strings), lineInfo.remap(typeIds, strings),
                 coreRelo.remap(typeIds, strings));
+    }
+
+    /**
+     * Checks that every reference names something of {@code btf}: each type id (func_info and
+     * core_relo {@code type_id}) a type, each string offset a string. A pass that remaps the
+     * records (dedup, permute) calls this first: an id past the end would index past its maps,
+     * or — negative as an int — pass through unmapped into an output that points nowhere.
+     *
+     * @throws BtfFormatException naming the first reference that does not resolve, e.g.
+     *         {@code .BTF.ext func_info record 3 (section 'tp/x'): type id 9999 past the last type 51}
+     */
+    public void checkAgainst(Btf btf) {
+        int count = btf.typeCount();
+        forEachReference((kind, field, section, record, value) -> {
+            boolean ok = field.isTypeId() ? Integer.compareUnsigned(value, count) < 0 : btf.strings().isValid(value);
+            if (ok) {
+                return;
+            }
+            BtfExtInfo info = info(kind);
+            int secName = info.sectionNameOff(section);
+            String sec = btf.strings().isValid(secName) ? "section '" + btf.strings().latin1(secName) + "'"
+                    : "section block " + section;
+            String where = ".BTF.ext " + kind.label() + (record < 0 ? " " + sec + " name" : " record " + record + " (" + sec + ")");
+            throw new BtfFormatException(where + ": " + (field.isTypeId()
+                    ? "type id " + Integer.toUnsignedString(value) + " past the last type " + (count - 1)
+                    : field.fieldName() + " " + Integer.toUnsignedString(value) + " is not a string of the .BTF string section ("
+                    + btf.strings().end() + " bytes)"));
+        });
     }
 
     /** Every reference with its place, subsection by subsection, in file order. */

@@ -7,8 +7,9 @@ import java.nio.ByteOrder;
 /**
  * An x86 kernel image (bzImage, {@code /boot/vmlinuz-*}): the boot setup header says where the
  * compressed vmlinux ELF lies ({@code setup_sects}, {@code payload_offset},
- * {@code payload_length}); that payload is decompressed (xz, zstd, gzip) so the image's .BTF
- * can be read like any ELF's.
+ * {@code payload_length}); that payload's first stream is decompressed (xz, zstd, gzip; the
+ * kernel appends the uncompressed size after it), within the input cap, so the image's .BTF can
+ * be read like any ELF's.
  */
 final class BzImage {
     private static final int SETUP_SECTS = 0x1f1;
@@ -24,8 +25,8 @@ final class BzImage {
                 && d[HEADER_MAGIC + 2] == 'r' && d[HEADER_MAGIC + 3] == 'S' && (d[0] & 0xff) == 'M' && (d[1] & 0xff) == 'Z';
     }
 
-    /** The decompressed vmlinux ELF inside the image. */
-    static byte[] vmlinux(byte[] d) {
+    /** The decompressed vmlinux ELF inside the image, at most {@code cap} bytes. */
+    static byte[] vmlinux(byte[] d, long cap) {
         ByteBuffer b = ByteBuffer.wrap(d).order(ByteOrder.LITTLE_ENDIAN);
         int setupSects = d[SETUP_SECTS] & 0xff;
         long setup = (long) ((setupSects == 0 ? 4 : setupSects) + 1) * 512;
@@ -35,12 +36,12 @@ final class BzImage {
             throw new BtfFormatException("kernel image payload [" + off + ", +" + len + ") lies outside the file ("
                     + d.length + " bytes)");
         }
-        byte[] payload = java.util.Arrays.copyOfRange(d, (int) off, (int) (off + len));
-        Decompressor.Format f = Decompressor.detect(payload);
+        Decompressor.Format f = Decompressor.detect(d, (int) off, (int) len);
         if (f == null) {
             throw new BtfFormatException("kernel image payload at offset " + off + " is compressed in a format btfkit "
-                    + "does not read (starts with " + InputLoader.hexPrefix(payload) + "); xz, zstd and gzip are supported");
+                    + "does not read (starts with " + InputLoader.hexPrefix(java.util.Arrays.copyOfRange(d, (int) off,
+                    (int) Math.min(off + 8, off + len))) + "); xz, zstd and gzip are supported");
         }
-        return Decompressor.decompressFirstStream(payload, f);
+        return Decompressor.firstStream(d, (int) off, (int) len, f, cap, "kernel image payload (" + f.label() + ")");
     }
 }

@@ -19,24 +19,55 @@ public final class FileBytes {
     private FileBytes() {
     }
 
+    /** Judges the first bytes of a file before the rest is read. */
+    @FunctionalInterface
+    public interface HeadCheck {
+        /** @throws RuntimeException to stop reading */
+        void check(byte[] head, int n);
+    }
+
     /**
      * The whole file (files whose size is not known in advance, such as those of /sys or /proc,
      * are read to their end); at most {@code limit} bytes, else an IOException.
      */
     public static byte[] read(Path path, long limit) throws IOException {
+        return read(path, limit, 0, (head, n) -> { });
+    }
+
+    /**
+     * {@link #read(Path, long)}, showing the first {@code headLength} bytes (fewer when the file
+     * is shorter) to {@code check} before reading on: a device or pipe of unending bytes is
+     * judged by its start, not after filling memory.
+     */
+    public static byte[] read(Path path, long limit, int headLength, HeadCheck check) throws IOException {
         try (FileChannel ch = FileChannel.open(path)) {
             long size = ch.size();
             if (size > limit) {
                 throw new IOException("file is " + size + " bytes, larger than the " + limit + "-byte limit");
             }
-            byte[] buf = new byte[(int) size];
-            int n = readUpTo(ch, buf, 0);
+            int head = (int) Math.min(headLength, size > 0 ? size : Math.min(headLength, limit));
+            byte[] buf;
+            int n;
+            if (headLength > 0) {
+                // judged before the file's whole size is allocated (and zeroed: 1 GB of zeros cost 1 GB)
+                byte[] first = new byte[head];
+                n = readUpTo(ch, first, 0, head);
+                check.check(first, n);
+                if (n < head || (size > 0 && size <= head)) {
+                    return n == first.length ? first : java.util.Arrays.copyOf(first, n);
+                }
+                buf = size > head ? java.util.Arrays.copyOf(first, (int) size) : first;
+            } else {
+                buf = new byte[(int) size];
+                n = 0;
+            }
+            n = readUpTo(ch, buf, n, buf.length);
             if (n < buf.length) {
                 return java.util.Arrays.copyOf(buf, n); // (shrank while read)
             }
-            // as long as the size said; more only where it said nothing true (/sys, /proc)
+            // as long as the size said; more only where it said nothing true (/sys, /proc, pipes)
             byte[] probe = new byte[1 << 12];
-            int more = readUpTo(ch, probe, 0);
+            int more = readUpTo(ch, probe, 0, probe.length);
             while (more > 0) {
                 if ((long) n + more > limit) {
                     throw new IOException("file is larger than the " + limit + "-byte limit");
@@ -46,7 +77,7 @@ public final class FileBytes {
                 }
                 System.arraycopy(probe, 0, buf, n, more);
                 n += more;
-                more = readUpTo(ch, probe, 0);
+                more = readUpTo(ch, probe, 0, probe.length);
             }
             return n == buf.length ? buf : java.util.Arrays.copyOf(buf, n);
         }
@@ -77,11 +108,11 @@ public final class FileBytes {
         }
     }
 
-    /** Reads into {@code buf[from..]} until it is full or the channel ends; returns the bytes in {@code buf}. */
-    private static int readUpTo(FileChannel ch, byte[] buf, int from) throws IOException {
+    /** Reads into {@code buf[from..end)} until it is full or the channel ends; returns the bytes in {@code buf}. */
+    private static int readUpTo(FileChannel ch, byte[] buf, int from, int end) throws IOException {
         int n = from;
-        while (n < buf.length) {
-            int r = ch.read(ByteBuffer.wrap(buf, n, Math.min(CHUNK, buf.length - n)));
+        while (n < end) {
+            int r = ch.read(ByteBuffer.wrap(buf, n, Math.min(CHUNK, end - n)));
             if (r < 0) {
                 break;
             }

@@ -6,7 +6,6 @@ import io.btfkit.core.BtfFormatException;
 import io.btfkit.core.BtfHeader;
 import io.btfkit.core.BtfReader;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,25 +22,31 @@ import java.util.List;
  * unit each ({@link #readRawUnits}); zero bytes between or after blobs are alignment padding.
  */
 public final class InputLoader {
-    /** Files larger than this are refused before reading (BTF of a whole kernel is ~6 MB). */
-    public static final long MAX_FILE = 1L << 30;
+    /**
+     * The default input cap ({@link InputLimits#DEFAULT}); the cap in force is
+     * {@link InputLimits#maxBytes()}.
+     */
+    public static final long MAX_FILE = InputLimits.DEFAULT;
 
     private InputLoader() {
     }
 
-    /** Reads the whole file, refusing absurd sizes and turning I/O failures into a clear error. */
+    /**
+     * Reads the whole file, turning I/O failures into a clear error: its first bytes are judged
+     * before the rest is read ({@link InputHead}: {@code /dev/zero} is refused after 64 KiB),
+     * and it may not pass the input cap ({@link InputLimits}), checked before reading a regular
+     * file and while reading anything else (a pipe, a device, /proc).
+     */
     public static byte[] readFile(Path path) {
+        long cap = InputLimits.maxBytes();
         try {
-            long size = Files.size(path);
-            if (size > MAX_FILE) {
-                throw new BtfFormatException("file is " + size + " bytes, larger than the " + MAX_FILE + "-byte limit");
-            }
-            return FileBytes.read(path, MAX_FILE);
+            return FileBytes.read(path, cap, InputHead.LENGTH, (head, n) -> InputHead.check(head, n, cap, null));
         } catch (NoSuchFileException e) {
             throw new BtfFormatException("no such file");
         } catch (IOException e) {
             // the OS's reason, not NIO's message (which for a refused open is just the path)
-            throw new BtfFormatException("cannot read: " + IoErrors.reason(e), e);
+            throw new BtfFormatException("cannot read: " + IoErrors.reason(e)
+                    + (e.getMessage() != null && e.getMessage().contains("-byte limit") ? "; " + InputLimits.howToRaise() : ""), e);
         }
     }
 
@@ -51,18 +56,14 @@ public final class InputLoader {
     }
 
     public static LoadedInput load(Path path, byte[] data, Btf base) {
-        if (data.length == 0) {
-            throw new BtfFormatException("empty file");
-        }
+        long cap = InputLimits.maxBytes();
+        InputHead.check(data, Math.min(data.length, InputHead.LENGTH), cap, null);
         Decompressor.Format compression = Decompressor.detect(data);
         if (compression != null) {
-            data = Decompressor.decompress(data, compression);
-            if (Decompressor.detect(data) != null) {
-                throw new BtfFormatException("compressed data inside compressed data; refusing to unwrap twice");
-            }
+            data = Decompressor.decompress(data, 0, data.length, compression, false, cap, compression.label() + " data");
         }
         if (BzImage.accepts(data)) {
-            data = BzImage.vmlinux(data);
+            data = BzImage.vmlinux(data, cap);
         }
         if (BtfHeader.detect(data, 0, data.length) != null) {
             return new LoadedInput(path, LoadedInput.Source.RAW, compression, readRawUnits(data, base), null, null, null);

@@ -53,10 +53,26 @@ public record LoadedInput(Path path, Source source, Decompressor.Format compress
      */
     public Btf btf() {
         if (units.size() != 1) {
-            throw new OperationException("holds " + units.size() + " BTF blobs back to back (one per compilation unit, "
-                    + "as ld -r concatenates gcc -gbtf sections); 'btfkit link' reads them all as units");
+            throw new io.btfkit.core.AboutFile.Operation(path, "holds " + units.size() + " BTF blobs back to back (one per compilation unit, "
+                    + "as ld -r concatenates gcc -gbtf sections); 'btfkit link' reads them all as units", null);
         }
         return units.get(0);
+    }
+
+    /**
+     * Runs a later pass over this input's parts (its ELF symbols, say), naming the file in what
+     * it throws: the pass's caller may no longer know which file the parts came from.
+     */
+    public <T> T naming(java.util.function.Supplier<T> pass) {
+        try {
+            return pass.get();
+        } catch (io.btfkit.core.AboutFile.Format | io.btfkit.core.AboutFile.Operation e) {
+            throw e;
+        } catch (io.btfkit.core.BtfFormatException e) {
+            throw new io.btfkit.core.AboutFile.Format(path, e);
+        } catch (OperationException e) {
+            throw new io.btfkit.core.AboutFile.Operation(path, e.getMessage(), e);
+        }
     }
 
     /** Whether the BTF came as several blobs back to back. */

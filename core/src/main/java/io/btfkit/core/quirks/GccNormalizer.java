@@ -132,7 +132,7 @@ public final class GccNormalizer {
         if (in.elf() == null || in.units().size() != 1 || in.elf().type() != ElfConstants.ET_REL) {
             return null;
         }
-        return ObjectSymbols.of(in.elf());
+        return in.naming(() -> ObjectSymbols.of(in.elf()));
     }
 
     /** Whether {@code u} shows an encoding only gcc 12 writes. */

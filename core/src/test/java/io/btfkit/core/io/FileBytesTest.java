@@ -67,6 +67,33 @@ class FileBytesTest {
         assertThrows(IOException.class, () -> FileBytes.read(f, 4999));
     }
 
+    /** A device that never ends (as stdin or a pipe may not) is read only to the limit. */
+    @Test
+    void refusesEndlessStreamsAtTheLimit() {
+        Path urandom = Paths.get("/dev/urandom");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(urandom), "skipped: no /dev/urandom");
+        IOException e = assertThrows(IOException.class, () -> FileBytes.read(urandom, 1 << 20));
+        assertTrue(e.getMessage().contains("larger than the 1048576-byte limit"), e.getMessage());
+    }
+
+    /** The head is shown to the check before the rest is read; a short file is shown whole. */
+    @Test
+    void showsTheHeadFirst() throws IOException {
+        Path f = dir.resolve("f");
+        byte[] data = new byte[100_000];
+        new Random(3).nextBytes(data);
+        Files.write(f, data);
+        int[] seen = new int[1];
+        assertArrayEquals(data, FileBytes.read(f, 1 << 20, 4096, (head, n) -> seen[0] = n));
+        assertTrue(seen[0] == 4096, "head of " + seen[0]);
+        Path small = Files.write(dir.resolve("small"), new byte[] {1, 2, 3});
+        assertArrayEquals(new byte[] {1, 2, 3}, FileBytes.read(small, 1 << 20, 4096, (head, n) -> seen[0] = n));
+        assertTrue(seen[0] == 3, "head of " + seen[0]);
+        assertThrows(IllegalStateException.class, () -> FileBytes.read(f, 1 << 20, 4096, (head, n) -> {
+            throw new IllegalStateException("refused");
+        }));
+    }
+
     @Test
     void writesInChunks() throws IOException {
         byte[] data = new byte[5 * FileBytes.CHUNK + 3];

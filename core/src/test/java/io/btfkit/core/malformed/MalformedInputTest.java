@@ -198,12 +198,12 @@ class MalformedInputTest {
         c.add(bytes("corrupt xz", edit(x, b -> b.put(x.length / 2, (byte) (x[x.length / 2] ^ 0x55))), "corrupt xz data"));
         c.add(bytes("corrupt zstd", edit(z, b -> b.putInt(4, 0xffffffff)), "corrupt zstd data"));
         c.add(bytes("corrupt gzip", edit(gz, b -> b.put(gz.length - 6, (byte) (gz[gz.length - 6] ^ 0x55))),
-                "corrupt gzip data: Corrupt GZIP trailer"));
+                "corrupt gzip data: gzip trailer does not match the data (CRC-32 or size)"));
         c.add(bytes("truncated xz", cut(x, x.length - 20), "corrupt xz data: truncated (the compressed stream ends early)"));
-        c.add(bytes("truncated zstd", cut(z, z.length / 2), "corrupt zstd data: Not enough input bytes"));
+        c.add(bytes("truncated zstd", cut(z, z.length / 2), "corrupt zstd data: truncated (the compressed stream ends early)"));
         c.add(bytes("truncated gzip", cut(gz, gz.length / 2), "corrupt gzip data: truncated (the compressed stream ends early)"));
         c.add(bytes("xz of nothing", xz(new byte[0]), "xz data decompresses to nothing"));
-        c.add(bytes("compressed twice", gzip(gz), "compressed data inside compressed data"));
+        c.add(bytes("compressed twice", gzip(gz), "gzip data holds compressed data again; refusing to unwrap twice"));
         c.add(bytes("malformed BTF inside gzip", gzip(cut(RAW, 95)), "string section [64, +11) runs past the end of the data"));
     }
 
