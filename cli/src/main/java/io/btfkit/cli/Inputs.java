@@ -34,13 +34,9 @@ final class Inputs {
         return file != null && file.toString().equals("-");
     }
 
-    /** Standard input to its end, bounded as a file is ({@link io.btfkit.core.io.InputLimits#maxBytes()}) while it is read. */
+    /** Standard input to its end, judged by its start and bounded as a file is ({@link InputLoader#readStream}). */
     private static byte[] readStdin() {
-        try {
-            return io.btfkit.core.io.FileBytes.read(Streams.in(), io.btfkit.core.io.InputLimits.maxBytes());
-        } catch (java.io.IOException e) {
-            throw new io.btfkit.core.BtfFormatException("cannot read: " + io.btfkit.core.io.IoErrors.reason(e), e);
-        }
+        return InputLoader.readStream(Streams.in());
     }
 
     /**

@@ -88,9 +88,22 @@ public final class FileBytes {
      * IOException as soon as one byte more arrives — the bound holds before the bytes are kept.
      */
     public static byte[] read(java.io.InputStream in, long limit) throws IOException {
-        byte[] buf = new byte[(int) Math.min(CHUNK, limit)];
+        return read(in, limit, 0, (head, n) -> { });
+    }
+
+    /**
+     * {@link #read(java.io.InputStream, long)}, showing the first {@code headLength} bytes (fewer
+     * when the stream is shorter) to {@code check} before reading on, as for a file.
+     */
+    public static byte[] read(java.io.InputStream in, long limit, int headLength, HeadCheck check) throws IOException {
+        byte[] buf = new byte[(int) Math.min(Math.max(CHUNK, headLength), limit)];
         int n = 0;
+        boolean judged = headLength <= 0;
         while (true) {
+            if (!judged && n >= Math.min(headLength, buf.length)) {
+                check.check(buf, Math.min(headLength, n));
+                judged = true;
+            }
             if (n == buf.length) {
                 if (n >= limit) {
                     if (in.read() < 0) {
@@ -102,6 +115,9 @@ public final class FileBytes {
             }
             int r = in.read(buf, n, Math.min(CHUNK, buf.length - n));
             if (r < 0) {
+                if (!judged) {
+                    check.check(buf, n);
+                }
                 return java.util.Arrays.copyOf(buf, n);
             }
             n += r;

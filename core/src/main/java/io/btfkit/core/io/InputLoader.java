@@ -50,6 +50,17 @@ public final class InputLoader {
         }
     }
 
+    /** {@link #readFile} for a stream (standard input): judged by its first bytes, bounded while read. */
+    public static byte[] readStream(java.io.InputStream in) {
+        long cap = InputLimits.maxBytes();
+        try {
+            return FileBytes.read(in, cap, InputHead.LENGTH, (head, n) -> InputHead.check(head, n, cap, null));
+        } catch (IOException e) {
+            throw new BtfFormatException("cannot read: " + IoErrors.reason(e)
+                    + (e.getMessage() != null && e.getMessage().contains("-byte limit") ? "; " + InputLimits.howToRaise() : ""), e);
+        }
+    }
+
     /** Loads {@code path}; split inputs are read on {@code base} (may be null). */
     public static LoadedInput load(Path path, Btf base) {
         return load(path, readFile(path), base);

@@ -118,4 +118,38 @@ class FileBytesTest {
         assertTrue(writes.stream().allMatch(n -> n <= FileBytes.CHUNK), writes.toString());
         assertTrue(writes.size() == 6, writes.toString());
     }
+
+    /** A pipe of endless zeros (`cat /dev/zero | btfkit dump -`) is refused by its start, not after the cap. */
+    @Test
+    void anEndlessStreamIsJudgedByItsStart() {
+        long[] served = {0};
+        java.io.InputStream zeros = new java.io.InputStream() {
+            @Override
+            public int read() {
+                served[0]++;
+                return 0;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) {
+                java.util.Arrays.fill(b, off, off + len, (byte) 0);
+                served[0] += len;
+                return len;
+            }
+        };
+        io.btfkit.core.BtfFormatException e = assertThrows(io.btfkit.core.BtfFormatException.class,
+                () -> InputLoader.readStream(zeros));
+        assertTrue(e.getMessage().contains("00 00 00 00"), e.getMessage());
+        assertTrue(served[0] <= 2 * InputHead.LENGTH, "read " + served[0] + " bytes before judging");
+    }
+
+    /** A short stream is judged too (the check runs at its end when it is shorter than the head). */
+    @Test
+    void aShortStreamIsReadWhole() throws IOException {
+        byte[] data = {1, 2, 3};
+        int[] seen = {-1};
+        byte[] got = FileBytes.read(new java.io.ByteArrayInputStream(data), 100, 64, (head, n) -> seen[0] = n);
+        assertArrayEquals(data, got);
+        assertTrue(seen[0] == 3, "head check saw " + seen[0] + " bytes");
+    }
 }
