@@ -20,7 +20,8 @@ import java.util.Arrays;
  * arrays, qualifiers and function prototypes. Enums are printed only at top level; inside a
  * struct an anonymous enum is defined inline by the {@link Declarator}.
  *
- * <p>Iterative over an explicit stack.
+ * <p>Iterative over an explicit stack; chains of pointers, qualifiers and arrays are jumped
+ * over ({@link ChainEnds}), so a long chain costs once, not once per use.
  */
 final class DefinitionEmitter {
     private static final byte NOT_EMITTED = 0;
@@ -38,6 +39,7 @@ final class DefinitionEmitter {
     private final CText out;
     private final byte[] state;
     private final boolean[] fwdEmitted;
+    private final ChainEnds chains;
 
     // explicit stack: per frame id, containing definition, phase, next index
     private int[] fId = new int[64];
@@ -53,6 +55,7 @@ final class DefinitionEmitter {
         this.out = out;
         this.state = new byte[types.count];
         this.fwdEmitted = new boolean[types.count];
+        this.chains = new ChainEnds(types, true);
         state[0] = EMITTED;
     }
 
@@ -105,6 +108,12 @@ final class DefinitionEmitter {
     }
 
     private void enter(int f, int id, int cont) {
+        int end = chains.end(id);
+        if (end != id && end != ChainEnds.NONE) {
+            // pointers, qualifiers and arrays print nothing here: go to what they lead to
+            id = end;
+            fId[f] = end;
+        }
         if (state[id] == EMITTED) {
             sp--;
             return;

@@ -27,9 +27,10 @@ import java.util.Arrays;
  * </pre>
  *
  * <p>Iterative (an explicit stack), so long chains of pointers or typedefs cannot overflow
- * the Java stack. A chain that returns to itself without passing a struct (a typedef or
- * function prototype reaching itself through pointers) has no C spelling: libbpf recurses
- * forever there; this class reports it.
+ * the Java stack; chains of qualifiers and arrays are jumped over ({@link ChainEnds}). A
+ * chain that returns to itself without passing a struct (a typedef or function prototype
+ * reaching itself through pointers) has no C spelling: libbpf recurses forever there; this
+ * class reports it.
  */
 final class OrderPlanner {
     private static final byte NOT_ORDERED = 0;
@@ -49,6 +50,7 @@ final class OrderPlanner {
     /** For a pass-through type on the current path: how many structs were open when it was entered; else -1. */
     private final int[] pathMark;
     private final boolean[] referenced;
+    private final ChainEnds chains;
     private final IntArrayList queue = new IntArrayList();
 
     // the explicit stack: per frame id, phase, next index, through-pointer flag, strong flag
@@ -72,6 +74,7 @@ final class OrderPlanner {
         for (int id = 1; id < types.count; id++) {
             types.markReferenced(id, referenced);
         }
+        this.chains = new ChainEnds(types, false);
     }
 
     /** The definitions {@code root} needs, in emission order (it may be empty). */
@@ -85,6 +88,7 @@ final class OrderPlanner {
             int id = fId[f];
             switch (fPhase[f]) {
                 case ENTER -> {
+                    id = skipChain(f, id);
                     int r = enter(f, id);
                     if (r >= 0) {
                         ret = r > 0;
@@ -189,6 +193,22 @@ final class OrderPlanner {
             }
         }
         return -1;
+    }
+
+    /**
+     * Jumps frame {@code f} from a qualifier or array to the end of its chain: walking the chain
+     * would only pass its result up. Below an array nothing is reached through a pointer.
+     */
+    private int skipChain(int f, int id) {
+        int end = chains.end(id);
+        if (end == id || end == ChainEnds.NONE) {
+            return id;
+        }
+        if (chains.passesArray(id)) {
+            fPtr[f] = false;
+        }
+        fId[f] = end;
+        return end;
     }
 
     /**
