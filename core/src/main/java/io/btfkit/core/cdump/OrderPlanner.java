@@ -27,7 +27,8 @@ import java.util.Arrays;
  * </pre>
  *
  * <p>Iterative (an explicit stack), so long chains of pointers or typedefs cannot overflow
- * the Java stack; chains of qualifiers and arrays are jumped over ({@link ChainEnds}). A
+ * the Java stack; chains of qualifiers and arrays are jumped over ({@link ChainEnds}), and
+ * walks of prototypes and weak typedefs that changed nothing are remembered (see the memo). A
  * chain that returns to itself without passing a struct (a typedef or function prototype
  * reaching itself through pointers) has no C spelling: libbpf recurses forever there; this
  * class reports it.
@@ -53,6 +54,23 @@ final class OrderPlanner {
     private final ChainEnds chains;
     private final IntArrayList queue = new IntArrayList();
 
+    // Memo of walks of function prototypes and of typedefs left weak (neither has a state, so
+    // each use walked them again: quadratic in chains of prototypes returning prototypes, or in
+    // pointers to the head of a typedef chain). A walk is remembered, per type and pointer flag,
+    // only when it changed nothing (no state set, nothing queued); its result then stays what
+    // a new walk would give as long as none of its "stops" (named structs it did not enter
+    // because they were reached through a pointer) has been ordered since.
+    private static final int MAX_STOPS = 16;
+    /** State changes so far: a walk that ends with the count it began with changed nothing. */
+    private long transitions;
+    /** Stops met by the walks on the current path, in order. */
+    private final IntArrayList stopLog = new IntArrayList();
+    /** Per pointer flag and id: 0 no memo, 1 weak, 2 strong. */
+    private final byte[][] memoResult;
+    private final int[][] memoStops;
+    private final byte[][] memoStopCount;
+    private final IntArrayList stopPool = new IntArrayList();
+
     // the explicit stack: per frame id, phase, next index, through-pointer flag, strong flag
     private int[] fId = new int[64];
     private int[] fPhase = new int[64];
@@ -60,6 +78,9 @@ final class OrderPlanner {
     private boolean[] fPtr = new boolean[64];
     private boolean[] fStrong = new boolean[64];
     private int[] fSaved = new int[64];
+    /** Per frame: the stop log's length and the state-change count when it was pushed. */
+    private int[] fLog = new int[64];
+    private long[] fTrans = new long[64];
     private int sp;
     /** Structs and unions whose members are being ordered (frames in phase MEMBERS). */
     private int openComposites;
@@ -75,11 +96,15 @@ final class OrderPlanner {
             types.markReferenced(id, referenced);
         }
         this.chains = new ChainEnds(types, false);
+        this.memoResult = new byte[2][types.count];
+        this.memoStops = new int[2][types.count];
+        this.memoStopCount = new byte[2][types.count];
     }
 
     /** The definitions {@code root} needs, in emission order (it may be empty). */
     IntArrayList order(int root) {
         queue.clear();
+        stopLog.clear();
         sp = 0;
         push(root, false);
         boolean ret = false;
@@ -97,14 +122,16 @@ final class OrderPlanner {
                 }
                 case PASS -> pop(f);
                 case AFTER_PTR -> {
-                    state[id] = ORDERED;
+                    setState(id, ORDERED);
                     pop(f);
                 }
                 case AFTER_TYPEDEF -> {
                     if (!(fPtr[f] && !ret)) {
                         queue.add(id);
-                        state[id] = ORDERED;
+                        setState(id, ORDERED);
                         ret = true;
+                    } else {
+                        remember(f, id, false);
                     }
                     pop(f);
                 }
@@ -117,7 +144,7 @@ final class OrderPlanner {
                         if (types.named(id)) {
                             queue.add(id);
                         }
-                        state[id] = ORDERED;
+                        setState(id, ORDERED);
                         ret = true;
                         openComposites--;
                         sp--;
@@ -132,6 +159,7 @@ final class OrderPlanner {
                         push(types.paramType(id, i), fPtr[f]);
                     } else {
                         ret = fStrong[f];
+                        remember(f, id, ret);
                         pop(f);
                     }
                 }
@@ -153,22 +181,24 @@ final class OrderPlanner {
         boolean throughPtr = fPtr[f];
         if (state[id] == ORDERING) {
             if (Kind.isComposite(kind) && throughPtr && types.named(id)) {
+                stopLog.add(id);
                 return 0;
             }
             throw new OperationException("type [" + id + "]: unsatisfiable type cycle (a struct or union contains itself)");
         }
         switch (kind) {
             case Kind.INT, Kind.FLOAT -> {
-                state[id] = ORDERED;
+                setState(id, ORDERED);
                 return 0;
             }
             case Kind.PTR -> follow(f, id, AFTER_PTR, types.ref(id), true);
             case Kind.ARRAY -> follow(f, id, PASS, types.arrayElem(id), false);
             case Kind.STRUCT, Kind.UNION -> {
                 if (throughPtr && types.named(id)) {
+                    stopLog.add(id);
                     return 0;
                 }
-                state[id] = ORDERING;
+                setState(id, ORDERING);
                 openComposites++;
                 fPhase[f] = MEMBERS;
                 fIdx[f] = 0;
@@ -177,18 +207,28 @@ final class OrderPlanner {
                 if (types.named(id) || !referenced[id]) {
                     queue.add(id);
                 }
-                state[id] = ORDERED;
+                setState(id, ORDERED);
                 return 1;
             }
-            case Kind.TYPEDEF -> follow(f, id, AFTER_TYPEDEF, types.ref(id), throughPtr);
+            case Kind.TYPEDEF -> {
+                int memo = recall(id, throughPtr);
+                if (memo >= 0) {
+                    return memo;
+                }
+                follow(f, id, AFTER_TYPEDEF, types.ref(id), throughPtr);
+            }
             case Kind.VOLATILE, Kind.CONST, Kind.RESTRICT, Kind.TYPE_TAG -> follow(f, id, PASS, types.ref(id), throughPtr);
             case Kind.FUNC_PROTO -> {
+                int memo = recall(id, throughPtr);
+                if (memo >= 0) {
+                    return memo;
+                }
                 follow(f, id, PARAMS, types.ref(id), throughPtr);
                 fIdx[f] = 0;
                 fStrong[f] = false;
             }
             default -> { // FUNC, VAR, DATASEC, DECL_TAG: not part of any C type
-                state[id] = ORDERED;
+                setState(id, ORDERED);
                 return 0;
             }
         }
@@ -227,6 +267,54 @@ final class OrderPlanner {
         push(next, throughPtr);
     }
 
+    private void setState(int id, byte s) {
+        state[id] = s;
+        transitions++;
+    }
+
+    /**
+     * The remembered result of walking {@code id} with this pointer flag (0 or 1), or -1. A hit
+     * passes the walk's stops on to the walks above it. Meeting the type again on its own path
+     * is still the loop it was.
+     */
+    private int recall(int id, boolean throughPtr) {
+        int flag = throughPtr ? 1 : 0;
+        int r = memoResult[flag][id];
+        if (r == 0) {
+            return -1;
+        }
+        int from = memoStops[flag][id];
+        int n = memoStopCount[flag][id];
+        for (int k = 0; k < n; k++) {
+            if (state[stopPool.getInt(from + k)] == ORDERED) {
+                memoResult[flag][id] = 0;
+                return -1;
+            }
+        }
+        if (pathMark[id] == openComposites) {
+            return -1; // let the walk report the loop
+        }
+        for (int k = 0; k < n; k++) {
+            stopLog.add(stopPool.getInt(from + k));
+        }
+        return r - 1;
+    }
+
+    /** Remembers the walk of frame {@code f} (type {@code id}) when it changed nothing and met few stops. */
+    private void remember(int f, int id, boolean strong) {
+        int n = stopLog.size() - fLog[f];
+        if (transitions != fTrans[f] || n > MAX_STOPS) {
+            return;
+        }
+        int flag = fPtr[f] ? 1 : 0;
+        memoStops[flag][id] = stopPool.size();
+        memoStopCount[flag][id] = (byte) n;
+        for (int k = 0; k < n; k++) {
+            stopPool.add(stopLog.getInt(fLog[f] + k));
+        }
+        memoResult[flag][id] = (byte) (strong ? 2 : 1);
+    }
+
     private void pop(int f) {
         pathMark[fId[f]] = fSaved[f];
         sp--;
@@ -241,12 +329,16 @@ final class OrderPlanner {
             fPtr = Arrays.copyOf(fPtr, n);
             fStrong = Arrays.copyOf(fStrong, n);
             fSaved = Arrays.copyOf(fSaved, n);
+            fLog = Arrays.copyOf(fLog, n);
+            fTrans = Arrays.copyOf(fTrans, n);
         }
         fId[sp] = id;
         fPhase[sp] = ENTER;
         fIdx[sp] = 0;
         fPtr[sp] = throughPtr;
         fStrong[sp] = false;
+        fLog[sp] = stopLog.size();
+        fTrans[sp] = transitions;
         sp++;
     }
 }
