@@ -35,6 +35,8 @@ all_targets=(
     CompressedInputFuzzTest#wrapped
     ValidatorFuzzTest#validate
     DedupFuzzTest#dedup
+    CHeaderFuzzTest#cdump
+    DiffFuzzTest#diff
 )
 if [ $# -gt 0 ]; then targets=("$@"); else targets=("${all_targets[@]}"); fi
 
