@@ -75,7 +75,7 @@ public final class CHeaderPrinter {
         this.out = new CText(limited);
         Declarator declarator = new Declarator(types, naming, layout, out, options.currentLibbpf());
         this.planner = new OrderPlanner(types);
-        this.emitter = new DefinitionEmitter(types, naming, declarator, out);
+        this.emitter = new DefinitionEmitter(types, naming, declarator, out, limited.limit);
     }
 
     /**

@@ -40,6 +40,13 @@ final class DefinitionEmitter {
     private final byte[] state;
     private final boolean[] fwdEmitted;
     private final ChainEnds chains;
+    /**
+     * Steps left before the walks are refused. Everything a walk enters is printed by the
+     * definition that follows (inline, or by name), so a walk longer than the output limit
+     * would print past it; counting steps stops that before the walk itself runs for minutes
+     * (a prototype of 65,535 parameters pointing at another such prototype).
+     */
+    private long stepsLeft;
 
     // explicit stack: per frame id, containing definition, phase, next index
     private int[] fId = new int[64];
@@ -48,7 +55,7 @@ final class DefinitionEmitter {
     private int[] fIdx = new int[64];
     private int sp;
 
-    DefinitionEmitter(Types types, Naming naming, Declarator declarator, CText out) {
+    DefinitionEmitter(Types types, Naming naming, Declarator declarator, CText out, long maxSteps) {
         this.types = types;
         this.naming = naming;
         this.declarator = declarator;
@@ -56,6 +63,7 @@ final class DefinitionEmitter {
         this.state = new byte[types.count];
         this.fwdEmitted = new boolean[types.count];
         this.chains = new ChainEnds(types, true);
+        this.stepsLeft = maxSteps;
         state[0] = EMITTED;
     }
 
@@ -64,6 +72,9 @@ final class DefinitionEmitter {
         sp = 0;
         push(id, 0);
         while (sp > 0) {
+            if (--stepsLeft < 0) {
+                throw new LimitedOutput.LimitReached();
+            }
             int f = sp - 1;
             int t = fId[f];
             int cont = fCont[f];

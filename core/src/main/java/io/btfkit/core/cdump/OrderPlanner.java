@@ -63,6 +63,13 @@ final class OrderPlanner {
     private static final int MAX_STOPS = 16;
     /** State changes so far: a walk that ends with the count it began with changed nothing. */
     private long transitions;
+    /**
+     * Steps left for all walks: a safety net for shapes the memo does not cover (walks that
+     * stop at more than {@link #MAX_STOPS} structs, used many times). Real BTF needs a few steps
+     * per type; past 64 per type (plus a million) the printer gives up with a message instead
+     * of running for minutes.
+     */
+    private long stepsLeft;
     /** Stops met by the walks on the current path, in order. */
     private final IntArrayList stopLog = new IntArrayList();
     /** Per pointer flag and id: 0 no memo, 1 weak, 2 strong. */
@@ -96,6 +103,7 @@ final class OrderPlanner {
             types.markReferenced(id, referenced);
         }
         this.chains = new ChainEnds(types, false);
+        this.stepsLeft = 64L * types.count + (1 << 20);
         this.memoResult = new byte[2][types.count];
         this.memoStops = new int[2][types.count];
         this.memoStopCount = new byte[2][types.count];
@@ -109,6 +117,10 @@ final class OrderPlanner {
         push(root, false);
         boolean ret = false;
         while (sp > 0) {
+            if (--stepsLeft < 0) {
+                throw new OperationException("type [" + root + "]: ordering the definitions needs more than "
+                        + (64L * types.count + (1 << 20)) + " steps (64 per type): too many paths to print as C");
+            }
             int f = sp - 1;
             int id = fId[f];
             switch (fPhase[f]) {

@@ -175,6 +175,32 @@ class CHeaderHostileTest {
         assertEquals(typedefChainText(n / 2), CHeaderPrinterTest.body(typedefChain(n / 2), CHeaderOptions.DEFAULT));
     }
 
+    /**
+     * A typedef of a pointer to a prototype of 65,535 parameters, each a pointer to another
+     * prototype of 65,535 parameters: 1 MB of BTF whose declaration is 21 GB of C. The walk
+     * before printing used to take minutes; it is now refused once it passes the output limit.
+     */
+    @Test
+    void walksLongerThanTheOutputLimitAreRefused() {
+        BtfBuilder b = new BtfBuilder();
+        int i = b.addInt("int", 4, Kind.INT_SIGNED);
+        int inner = b.addFuncProto(i);
+        for (int k = 0; k < 65_535; k++) {
+            b.addParam(null, i);
+        }
+        int innerPtr = b.addPtr(inner);
+        int outer = b.addFuncProto(i);
+        for (int k = 0; k < 65_535; k++) {
+            b.addParam(null, innerPtr);
+        }
+        b.addTypedef("T", b.addPtr(outer));
+        Btf btf = b.build();
+        CountingSink sink = new CountingSink();
+        OperationException e = assertThrows(OperationException.class, () -> CHeaderPrinter.print(btf, sink));
+        assertTrue(e.getMessage().startsWith("C header larger than "), e.getMessage());
+        assertTrue(e.getMessage().contains("TYPEDEF 'T'"), e.getMessage());
+    }
+
     /** {@code n} pointers to t0, then typedefs t0 -> t1 -> ... -> t(n-1) -> struct s. */
     static Btf typedefChain(int n) {
         BtfBuilder b = new BtfBuilder();
