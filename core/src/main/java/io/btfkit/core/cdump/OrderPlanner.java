@@ -66,8 +66,8 @@ final class OrderPlanner {
     /**
      * Steps left for all walks: a safety net for shapes the memo does not cover (walks that
      * stop at more than {@link #MAX_STOPS} structs, used many times). Real BTF needs a few steps
-     * per type; past 64 per type (plus a million) the printer gives up with a message instead
-     * of running for minutes.
+     * per type; past 64 per type and per root (plus a million) the printer gives up with a
+     * message instead of running for minutes.
      */
     private long stepsLeft;
     /** Stops met by the walks on the current path, in order. */
@@ -113,13 +113,14 @@ final class OrderPlanner {
     IntArrayList order(int root) {
         queue.clear();
         stopLog.clear();
+        stepsLeft += 64; // each root may cost a few steps even when all is ordered
         sp = 0;
         push(root, false);
         boolean ret = false;
         while (sp > 0) {
             if (--stepsLeft < 0) {
-                throw new OperationException("type [" + root + "]: ordering the definitions needs more than "
-                        + (64L * types.count + (1 << 20)) + " steps (64 per type): too many paths to print as C");
+                throw new OperationException("type [" + root + "]: ordering the definitions needs more than 64 steps"
+                        + " per type (and per root): too many paths to print as C");
             }
             int f = sp - 1;
             int id = fId[f];
