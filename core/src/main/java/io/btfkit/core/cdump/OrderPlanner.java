@@ -61,6 +61,7 @@ final class OrderPlanner {
     // a new walk would give as long as none of its "stops" (named structs it did not enter
     // because they were reached through a pointer) has been ordered since.
     private static final int MAX_STOPS = 16;
+    private static final int MIN_REMEMBERED_STEPS = 16;
     /** State changes so far: a walk that ends with the count it began with changed nothing. */
     private long transitions;
     /**
@@ -85,9 +86,10 @@ final class OrderPlanner {
     private boolean[] fPtr = new boolean[64];
     private boolean[] fStrong = new boolean[64];
     private int[] fSaved = new int[64];
-    /** Per frame: the stop log's length and the state-change count when it was pushed. */
+    /** Per frame: the stop log's length, the state-change count and the steps left when it was pushed. */
     private int[] fLog = new int[64];
     private long[] fTrans = new long[64];
+    private long[] fSteps = new long[64];
     private int sp;
     /** Structs and unions whose members are being ordered (frames in phase MEMBERS). */
     private int openComposites;
@@ -313,10 +315,14 @@ final class OrderPlanner {
         return r - 1;
     }
 
-    /** Remembers the walk of frame {@code f} (type {@code id}) when it changed nothing and met few stops. */
+    /**
+     * Remembers the walk of frame {@code f} (type {@code id}) when it changed nothing, met few
+     * stops and was long enough to be worth it (most prototypes take a handful of steps, and
+     * remembering each of them cost more than walking them again).
+     */
     private void remember(int f, int id, boolean strong) {
         int n = stopLog.size() - fLog[f];
-        if (transitions != fTrans[f] || n > MAX_STOPS) {
+        if (transitions != fTrans[f] || n > MAX_STOPS || fSteps[f] - stepsLeft < MIN_REMEMBERED_STEPS) {
             return;
         }
         int flag = fPtr[f] ? 1 : 0;
@@ -344,6 +350,7 @@ final class OrderPlanner {
             fSaved = Arrays.copyOf(fSaved, n);
             fLog = Arrays.copyOf(fLog, n);
             fTrans = Arrays.copyOf(fTrans, n);
+            fSteps = Arrays.copyOf(fSteps, n);
         }
         fId[sp] = id;
         fPhase[sp] = ENTER;
@@ -352,6 +359,7 @@ final class OrderPlanner {
         fStrong[sp] = false;
         fLog[sp] = stopLog.size();
         fTrans[sp] = transitions;
+        fSteps[sp] = stepsLeft;
         sp++;
     }
 }
