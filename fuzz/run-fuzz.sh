@@ -38,6 +38,8 @@ all_targets=(
     ValidatorFuzzTest#validate
     DedupFuzzTest#dedup
     CyclicShapesFuzzTest#linkDedup
+    CHeaderFuzzTest#cdump
+    DiffFuzzTest#diff
 )
 if [ $# -gt 0 ]; then targets=("$@"); else targets=("${all_targets[@]}"); fi
 

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class SeedCorpusTest {
     static final List<Class<?>> TARGET_CLASSES = List.of(RawBtfFuzzTest.class, ElfFuzzTest.class, BtfExtFuzzTest.class,
             RawTextFuzzTest.class, CompressedInputFuzzTest.class, ValidatorFuzzTest.class, DedupFuzzTest.class,
-            CyclicShapesFuzzTest.class);
+            CyclicShapesFuzzTest.class, CHeaderFuzzTest.class, DiffFuzzTest.class);
     /** The largest seed (the clang BPF objects are about 13 KB). */
     private static final long MAX_SEED = 16 * 1024;
 

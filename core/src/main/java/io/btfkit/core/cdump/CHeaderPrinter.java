@@ -1,6 +1,7 @@
 package io.btfkit.core.cdump;
 
 import io.btfkit.core.Btf;
+import io.btfkit.core.Kind;
 import io.btfkit.core.OperationException;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import java.io.ByteArrayOutputStream;
@@ -30,6 +31,11 @@ import java.nio.charset.StandardCharsets;
  * A type graph C cannot express (a struct containing itself by value, a type reaching itself
  * without passing a named struct) raises {@link OperationException}; output written before
  * that point is not retracted.
+ *
+ * <p>Output is bounded: at most {@link #outputLimit} bytes, a linear function of the input
+ * size, else {@link OperationException}. Real BTF prints less C than it has bytes; only
+ * hostile shapes reach the limit (padding for a gap of hundreds of megabytes, one long
+ * qualifier chain declared many times).
  */
 public final class CHeaderPrinter {
     static final String PROLOGUE = """
@@ -49,19 +55,27 @@ public final class CHeaderPrinter {
             #endif /* __VMLINUX_H__ */
             """;
 
+    /** Output allowed whatever the input: a small BTF may have a struct with a few megabytes of padding. */
+    static final long BASE_OUTPUT_LIMIT = 16L << 20;
+    /** Output allowed per input byte (type and string sections); vmlinux prints about 0.8. */
+    static final int OUTPUT_PER_INPUT_BYTE = 16;
+
+    private final Types types;
     private final OrderPlanner planner;
     private final DefinitionEmitter emitter;
     private final CText out;
+    private final LimitedOutput limited;
 
     private CHeaderPrinter(Btf btf, OutputStream os, CHeaderOptions options) {
-        Types types = new Types(btf);
+        this.types = new Types(btf);
         int pointerSize = options.pointerSize() != 0 ? options.pointerSize() : Layout.guessPointerSize(types);
         Naming naming = new Naming(types);
         Layout layout = new Layout(types, pointerSize);
-        this.out = new CText(os);
+        this.limited = new LimitedOutput(os, outputLimit(types.inputBytes));
+        this.out = new CText(limited);
         Declarator declarator = new Declarator(types, naming, layout, out, options.currentLibbpf());
         this.planner = new OrderPlanner(types);
-        this.emitter = new DefinitionEmitter(types, naming, declarator, out);
+        this.emitter = new DefinitionEmitter(types, naming, declarator, out, limited.limit);
     }
 
     /**
@@ -100,12 +114,27 @@ public final class CHeaderPrinter {
             }
         }
         CHeaderPrinter p = new CHeaderPrinter(btf, os, options);
-        p.out.str(PROLOGUE);
-        for (int id : rootIds) {
-            p.dump(id);
+        int current = 0;
+        try {
+            p.out.str(PROLOGUE);
+            for (int id : rootIds) {
+                current = id;
+                p.dump(id);
+            }
+            current = 0;
+            p.out.str(EPILOGUE);
+            p.out.flush();
+        } catch (LimitedOutput.LimitReached e) {
+            throw new OperationException("C header larger than " + p.limited.limit + " bytes ("
+                    + (BASE_OUTPUT_LIMIT >> 20) + " MiB + " + OUTPUT_PER_INPUT_BYTE + " per byte of BTF)"
+                    + (current == 0 ? "" : " while printing type [" + current + "] " + Kind.name(p.types.kind(current))
+                    + " '" + p.types.name(current) + "'") + ": padding or declarations too large to print");
         }
-        p.out.str(EPILOGUE);
-        p.out.flush();
+    }
+
+    /** The most bytes of C printed for an input of {@code inputBytes} (type and string sections). */
+    static long outputLimit(long inputBytes) {
+        return BASE_OUTPUT_LIMIT + OUTPUT_PER_INPUT_BYTE * inputBytes;
     }
 
     /** The header {@link #print(Btf, OutputStream, CHeaderOptions)} writes, one char per byte. */

@@ -421,12 +421,12 @@ final class Declarator {
     }
 
     /** Starts member {@code i} (padding, indentation, its declaration), or closes the body. */
-    private void member(int id, int i, int lvl, long off, boolean prevBitfield, boolean packed, int align) {
+    private void member(int id, int i, int lvl, int off, boolean prevBitfield, boolean packed, int align) {
         int vlen = types.vlen(id);
         if (i == vlen) {
             int size = types.size(id);
             if (types.kind(id) == Kind.STRUCT) {
-                layout.padding(out, off, (size & 0xffffffffL) * 8, align, false, lvl + 1);
+                layout.padding(out, off, size * 8, align, false, lvl + 1); // wraps as libbpf's u32 -> int
             }
             if (vlen != 0 || size != 0) {
                 out.ch('\n').indent(lvl);
@@ -438,7 +438,7 @@ final class Declarator {
             return;
         }
         int bits = types.memberBitfieldSize(id, i);
-        long at = types.memberBitOffset(id, i) & 0xffffffffL;
+        int at = types.memberBitOffset(id, i);
         int memberAlign = packed ? 1 : layout.alignOf(types.memberType(id, i));
         layout.padding(out, off, at, memberAlign, prevBitfield && bits != 0, lvl + 1);
         out.ch('\n').indent(lvl + 1);
@@ -453,13 +453,14 @@ final class Declarator {
 
     private void memberEnd(int id, int i, int lvl, boolean packed, int align) {
         int bits = types.memberBitfieldSize(id, i);
-        long at = types.memberBitOffset(id, i) & 0xffffffffL;
-        long off;
+        int at = types.memberBitOffset(id, i);
+        int off;
         if (bits != 0) {
             out.str(": ").dec(bits);
             off = at + bits;
         } else {
-            off = at + Math.max(0, layout.resolveSize(types.memberType(id, i))) * 8;
+            // libbpf keeps offsets in C ints: the size is cut to 32 bits and the sum wraps
+            off = at + (int) Math.max(0, layout.resolveSize(types.memberType(id, i))) * 8;
         }
         out.ch(';');
         member(id, i + 1, lvl, off, bits != 0, packed, align);

@@ -20,7 +20,8 @@ import java.util.Arrays;
  * arrays, qualifiers and function prototypes. Enums are printed only at top level; inside a
  * struct an anonymous enum is defined inline by the {@link Declarator}.
  *
- * <p>Iterative over an explicit stack.
+ * <p>Iterative over an explicit stack; chains of pointers, qualifiers and arrays are jumped
+ * over ({@link ChainEnds}), so a long chain costs once, not once per use.
  */
 final class DefinitionEmitter {
     private static final byte NOT_EMITTED = 0;
@@ -38,6 +39,14 @@ final class DefinitionEmitter {
     private final CText out;
     private final byte[] state;
     private final boolean[] fwdEmitted;
+    private final ChainEnds chains;
+    /**
+     * Steps left before the walks are refused. Everything a walk enters is printed by the
+     * definition that follows (inline, or by name), so a walk longer than the output limit
+     * would print past it; counting steps stops that before the walk itself runs for minutes
+     * (a prototype of 65,535 parameters pointing at another such prototype).
+     */
+    private long stepsLeft;
 
     // explicit stack: per frame id, containing definition, phase, next index
     private int[] fId = new int[64];
@@ -46,13 +55,15 @@ final class DefinitionEmitter {
     private int[] fIdx = new int[64];
     private int sp;
 
-    DefinitionEmitter(Types types, Naming naming, Declarator declarator, CText out) {
+    DefinitionEmitter(Types types, Naming naming, Declarator declarator, CText out, long maxSteps) {
         this.types = types;
         this.naming = naming;
         this.declarator = declarator;
         this.out = out;
         this.state = new byte[types.count];
         this.fwdEmitted = new boolean[types.count];
+        this.chains = new ChainEnds(types, true);
+        this.stepsLeft = maxSteps;
         state[0] = EMITTED;
     }
 
@@ -61,6 +72,9 @@ final class DefinitionEmitter {
         sp = 0;
         push(id, 0);
         while (sp > 0) {
+            if (--stepsLeft < 0) {
+                throw new LimitedOutput.LimitReached();
+            }
             int f = sp - 1;
             int t = fId[f];
             int cont = fCont[f];
@@ -105,6 +119,12 @@ final class DefinitionEmitter {
     }
 
     private void enter(int f, int id, int cont) {
+        int end = chains.end(id);
+        if (end != id && end != ChainEnds.NONE) {
+            // pointers, qualifiers and arrays print nothing here: go to what they lead to
+            id = end;
+            fId[f] = end;
+        }
         if (state[id] == EMITTED) {
             sp--;
             return;

@@ -199,13 +199,18 @@ final class Layout {
      * each on its own line at indent {@code lvl}. {@code nextAlign} is the next member's
      * alignment in bytes; {@code inBitfield} says a bitfield follows a bitfield (then the first
      * pad states its width, so the compiler cannot merge it into the previous unit).
+     *
+     * <p>Offsets are C {@code int}s that wrap, as in libbpf: a bit offset of 2^31 or more (a
+     * struct of 256 MiB or more, a member past that) reads as negative, and a gap that ends there
+     * gets no padding at all. bpftool's output for such structs is exactly that, and it keeps
+     * one gap to at most 2^32 bits; {@link CHeaderPrinter}'s output limit bounds the rest.
      */
-    void padding(CText out, long cur, long next, int nextAlign, boolean inBitfield, int lvl) {
+    void padding(CText out, int cur, int next, int nextAlign, boolean inBitfield, int lvl) {
         if (cur >= next) {
             return;
         }
         int i = 0;
-        long newOff = 0;
+        int newOff = 0;
         for (; i < PAD_TYPES.length; i++) {
             newOff = roundUp(cur, padBits[i]);
             if (newOff <= next) {
@@ -219,14 +224,14 @@ final class Layout {
         int bits = padBits[i];
         if (newOff > cur && newOff <= next) {
             if (inBitfield
-                    || (newOff == next && roundUp(cur, nextAlign * 8L) != newOff)
+                    || (newOff == next && roundUp(cur, nextAlign * 8) != newOff)
                     || (newOff != next && next - newOff <= newOff - cur)) {
                 pad(out, padType, inBitfield ? newOff - cur : 0, lvl);
             }
             cur = newOff;
         }
         while (cur != next) {
-            long gap = Math.min(next - cur, bits);
+            int gap = Math.min(next - cur, bits);
             if (gap == bits) {
                 pad(out, padType, bits, lvl);
                 cur += gap;
@@ -245,12 +250,15 @@ final class Layout {
         }
     }
 
-    private static void pad(CText out, String type, long bits, int lvl) {
+    private static void pad(CText out, String type, int bits, int lvl) {
         out.ch('\n').indent(lvl).str(type).str(": ").dec(bits).ch(';');
     }
 
-    /** {@code x} rounded up to a multiple of {@code y}; a zero alignment (unknown) leaves it. */
-    private static long roundUp(long x, long y) {
+    /**
+     * {@code x} rounded up to a multiple of {@code y} in wrapping int arithmetic, as libbpf's
+     * {@code roundup}; a zero alignment (unknown), on which libbpf would divide by zero, leaves it.
+     */
+    private static int roundUp(int x, int y) {
         return y == 0 ? x : (x + y - 1) / y * y;
     }
 }

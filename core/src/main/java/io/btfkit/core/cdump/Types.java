@@ -15,6 +15,8 @@ import io.btfkit.core.TypeRefs;
 final class Types {
     final StringTable strings;
     final int count;
+    /** Bytes of the type and string sections of the BTF and its bases: the size of the input. */
+    final long inputBytes;
     private final int[] w;
     private final int[] st;
 
@@ -30,6 +32,7 @@ final class Types {
         if (words > Integer.MAX_VALUE - 8) {
             throw new OperationException("type sections too large to print as C (" + words + " words)");
         }
+        this.inputBytes = 4 * words + strings.end();
         Btf[] chain = new Btf[depth];
         Btf b = btf;
         for (int i = depth - 1; i >= 0; i--, b = b.base()) {

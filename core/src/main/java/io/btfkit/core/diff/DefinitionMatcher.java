@@ -6,6 +6,7 @@ import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.ints.IntList;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -83,13 +84,19 @@ final class DefinitionMatcher {
         for (int i = 0; i < rb.size(); i++) {
             byHash.computeIfAbsent(sb.hash.body(rb.getInt(i)), k -> new IntArrayList()).add(rb.getInt(i));
         }
+        // each bucket is consumed from its front: a read position per hash instead of removing
+        // the first element (which made a million identical definitions quadratic)
+        Long2IntOpenHashMap taken = new Long2IntOpenHashMap();
         IntArrayList keepA = new IntArrayList();
         IntOpenHashSet usedB = new IntOpenHashSet();
         for (int i = 0; i < ra.size(); i++) {
             int x = ra.getInt(i);
-            IntArrayList q = byHash.get(sa.hash.body(x));
-            if (q != null && !q.isEmpty()) {
-                int y = q.removeInt(0);
+            long h = sa.hash.body(x);
+            IntArrayList q = byHash.get(h);
+            int at = taken.get(h);
+            if (q != null && at < q.size()) {
+                int y = q.getInt(at);
+                taken.put(h, at + 1);
                 pairs.add(new Pair(x, y, "identical"));
                 usedB.add(y);
             } else {

@@ -3,6 +3,7 @@ package io.btfkit.core.diff;
 import io.btfkit.core.Btf;
 import io.btfkit.core.Kind;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -14,6 +15,12 @@ import java.util.Map;
 final class Side {
     /** Nesting limit for lifting members of anonymous structs and unions. */
     private static final int MAX_NESTING = 16;
+    /**
+     * Most members, nested ones included, one struct is flattened from: anonymous members nest up
+     * to {@link #MAX_NESTING} deep, and 16 levels of 100 members each would otherwise make 10^32
+     * paths (real structs have a few hundred); the rest is left out of the comparison.
+     */
+    static final int MAX_MEMBERS = 1 << 16;
 
     final Btf btf;
     final TypeNames names;
@@ -72,6 +79,9 @@ final class Side {
         return id != 0 && btf.isValidId(id) && Kind.isEnum(btf.kind(id)) && isAnonymous(id);
     }
 
+    /** Members visited by the current {@link #members} call (bounded by {@link #MAX_MEMBERS}). */
+    private int flattenSteps;
+
     /**
      * The members of STRUCT/UNION {@code id} by name path, in member order, with members of
      * anonymous structs and unions lifted into it (see {@link MemberDiff} for the paths) and
@@ -79,14 +89,16 @@ final class Side {
      */
     Map<String, MemberInfo> members(int id) {
         Map<String, MemberInfo> out = new LinkedHashMap<>();
-        flatten(id, "", 0, 0, out);
+        flattenSteps = 0;
+        flatten(id, "", 0, 0, out, new HashMap<>());
         return out;
     }
 
-    private void flatten(int id, String prefix, long base, int depth, Map<String, MemberInfo> out) {
+    private void flatten(int id, String prefix, long base, int depth, Map<String, MemberInfo> out,
+                         Map<String, Integer> next) {
         boolean kflag = btf.kindFlag(id);
         int vlen = btf.vlen(id);
-        for (int i = 0; i < vlen; i++) {
+        for (int i = 0; i < vlen && flattenSteps++ < MAX_MEMBERS; i++) {
             String n = str(btf.extra(id, 3 * i));
             int type = btf.extra(id, 3 * i + 1);
             int word = btf.extra(id, 3 * i + 2);
@@ -96,34 +108,40 @@ final class Side {
             MemberInfo info = new MemberInfo(names.of(type), off, bits, sizes.of(type));
             if (depth < MAX_NESTING && isAnonymousComposite(body)) {
                 if (n.isEmpty()) {
-                    flatten(body, prefix, off, depth + 1, out);
+                    flatten(body, prefix, off, depth + 1, out, next);
                 } else {
-                    put(out, prefix + n, info);
-                    flatten(body, prefix + n + ".", off, depth + 1, out);
+                    put(out, next, prefix + n, info);
+                    flatten(body, prefix + n + ".", off, depth + 1, out, next);
                 }
                 continue;
             }
             if (depth < MAX_NESTING && !n.isEmpty() && btf.isValidId(body) && body != 0 && btf.kind(body) == Kind.ARRAY) {
                 int elem = skipQualifiers(btf.extra(body, 0));
                 if (isAnonymousComposite(elem)) {
-                    put(out, prefix + n, info);
-                    flatten(elem, prefix + n + "[].", off, depth + 1, out);
+                    put(out, next, prefix + n, info);
+                    flatten(elem, prefix + n + "[].", off, depth + 1, out, next);
                     continue;
                 }
             }
-            put(out, prefix + (n.isEmpty() ? "(anon)" : n), info);
+            put(out, next, prefix + (n.isEmpty() ? "(anon)" : n), info);
         }
     }
 
-    private static void put(Map<String, MemberInfo> out, String key, MemberInfo info) {
+    /**
+     * Adds {@code key}, or {@code key#2}, {@code key#3}... for a repeated name. The next suffix
+     * to try is remembered per key ({@code next}), so 65,535 members of one name are not
+     * quadratic; the suffixes are those a search from 2 would give, since keys are only added.
+     */
+    private static void put(Map<String, MemberInfo> out, Map<String, Integer> next, String key, MemberInfo info) {
         if (out.putIfAbsent(key, info) == null) {
             return;
         }
-        int k = 2;
+        int k = next.getOrDefault(key, 2);
         while (out.containsKey(key + "#" + k)) {
             k++;
         }
         out.put(key + "#" + k, info);
+        next.put(key, k + 1);
     }
 
     /** Enumerator names and values (decimal text, signed or unsigned as the enum says), in order; first of a repeated name wins. */

@@ -2,7 +2,9 @@ package io.btfkit.core.diff;
 
 import io.btfkit.core.Btf;
 import io.btfkit.core.Kind;
+import io.btfkit.core.OperationException;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import java.util.function.IntFunction;
 
 /**
@@ -18,13 +20,28 @@ import java.util.function.IntFunction;
  * the named type in front at the end; a pointer to an array or function gets parentheses, and a
  * qualifier of a pointer goes after its star. The walk is bounded ({@link #MAX_DEPTH} steps, then
  * {@code ...}), so cyclic or very deep anonymous chains cannot recurse without end.
+ *
+ * <p>Bounded work and text: every spelling is computed once per (type, depth) — a spelling that
+ * was cut at the depth limit depends on the depth it was reached at, and was recomputed each
+ * time before, which made prototypes whose parameters point at prototypes exponential — and a
+ * parameter list stops with {@code ...} past {@link #MAX_PARAMS_LENGTH} characters (a 1 KB BTF
+ * used to spell a 2 GB string). All spellings of one side together may hold at most
+ * {@link #MAX_MEMO_CHARS} characters; past that the diff stops with an {@link OperationException}.
+ * Real kernels come nowhere near: their longest spelling is under 500 characters.
  */
 final class TypeNames {
     static final int MAX_DEPTH = 32;
+    /** A parameter list longer than this ends in {@code ...}. */
+    static final int MAX_PARAMS_LENGTH = 4096;
+    /** All memoised spellings of one side, in characters. */
+    static final long MAX_MEMO_CHARS = 1L << 27;
 
     private final Btf btf;
     private final IntFunction<String> strings;
     private final Int2ObjectOpenHashMap<String> memo = new Int2ObjectOpenHashMap<>();
+    /** Spellings cut at the depth limit, by (id, depth): they differ by depth. */
+    private final Long2ObjectOpenHashMap<String> cutMemo = new Long2ObjectOpenHashMap<>();
+    private long memoChars;
 
     /** @param strings decodes a string offset ("(invalid)" when bad) */
     TypeNames(Btf btf, IntFunction<String> strings) {
@@ -40,11 +57,24 @@ final class TypeNames {
     /** {@link #of(int)} reached at walk depth {@code depth} (keeps the walk bounded through the memo). */
     private String of(int id, int depth) {
         String s = memo.get(id);
-        if (s == null) {
-            s = declare(id, "", false, depth);
-            if (depth == 0 || !s.contains("...")) {
-                memo.put(id, s);
-            }
+        if (s != null) {
+            return s;
+        }
+        long key = ((long) id << 6) | depth;
+        s = cutMemo.get(key);
+        if (s != null) {
+            return s;
+        }
+        s = declare(id, "", false, depth);
+        memoChars += s.length();
+        if (memoChars > MAX_MEMO_CHARS) {
+            throw new OperationException("type spellings exceed " + MAX_MEMO_CHARS + " characters"
+                    + " (anonymous types nest too deeply to describe)");
+        }
+        if (depth == 0 || !s.contains("...")) {
+            memo.put(id, s);
+        } else {
+            cutMemo.put(key, s);
         }
         return s;
     }
@@ -171,6 +201,10 @@ final class TypeNames {
                 for (int i = 0; i < vlen; i++) {
                     if (i > 0) {
                         p.append(", ");
+                    }
+                    if (p.length() - decl.length() > MAX_PARAMS_LENGTH) {
+                        p.append("...");
+                        break;
                     }
                     int pt = btf.extra(id, 2 * i + 1);
                     String pn = paramNames ? str(btf.extra(id, 2 * i)) : "";

@@ -10,20 +10,36 @@ import io.btfkit.core.Kind;
  * forward declarations and void have none (-1).
  *
  * <p>Iterative: an array of arrays of typedefs is walked in a loop, with a step limit so a
- * reference cycle (which only malformed BTF has) ends in -1 instead of hanging.
+ * reference cycle (which only malformed BTF has) ends in -1 instead of hanging. Each id's size
+ * is remembered, so a struct of 65,535 members typed by the top of a long chain walks it once.
  */
 final class TypeSizes {
     private static final int STEP_LIMIT = 4096;
 
+    /** Sizes already computed, stored plus 2 (0: not yet; 1: none). */
+    private final long[] memo;
     private final Btf btf;
     private final int pointerSize;
 
     TypeSizes(Btf btf) {
         this.btf = btf;
         this.pointerSize = pointerSize(btf);
+        this.memo = new long[btf.typeCount()];
     }
 
     long of(int id) {
+        if (Integer.compareUnsigned(id, memo.length) >= 0) {
+            return -1;
+        }
+        long m = memo[id];
+        if (m == 0) {
+            m = walk(id) + 2;
+            memo[id] = m;
+        }
+        return m - 2;
+    }
+
+    private long walk(int id) {
         long multiplier = 1;
         for (int step = 0; step < STEP_LIMIT; step++) {
             if (id == 0 || !btf.isValidId(id)) {
