@@ -30,21 +30,56 @@ import java.util.SplittableRandom;
  * exactly that vmlinux type. VAR and DATASEC appear once (in the unit they are roots of): libbpf
  * never merges them, and per-CU copies of section descriptions are not what real objects carry.
  *
- * <p>Usage: {@code CuSplitter VMLINUX OUTDIR UNITS [SEED] [FWD_PROBABILITY]} writes
- * {@code OUTDIR/unit-NNNNN.btf} and {@code OUTDIR/unit-NNNNN.truth} (little-endian u32 per unit
- * type: the vmlinux id).
+ * <p>Two ways to choose the roots ({@link Roots}): every type a root of one random unit, where a
+ * unit's declaration of a struct it also defines under that name is made a definition (each
+ * unit one tag per name); or like the reference split of issue 15, where functions, named types
+ * and orphans (types nothing refers to) are the roots, each unit adds 2-12 random named roots
+ * (so functions and types sit in several units), a declaration is chosen per unit and name, and
+ * a unit may define one struct and declare another of the same name (two tags of one name, as
+ * in block or prototype scope).
+ *
+ * <p>Usage: {@code CuSplitter VMLINUX OUTDIR UNITS [SEED] [FWD_PROBABILITY] [every|reference]}
+ * writes {@code OUTDIR/unit-NNNNN.btf} and {@code OUTDIR/unit-NNNNN.truth} (little-endian u32 per
+ * unit type: the vmlinux id).
  */
 public final class CuSplitter {
     /** One unit: its BTF and, per unit type id (from 1), the vmlinux id it stands for. */
     public record Unit(Btf btf, int[] truth) {
     }
 
+    /** How the roots of the units are chosen. */
+    public enum Roots {
+        /** Every type is a root of one random unit. */
+        EVERY_TYPE,
+        /**
+         * Functions, named types and orphans are roots of one random unit each, and every unit adds
+         * {@link #MIN_EXTRA}-{@link #MAX_EXTRA} random named roots.
+         */
+        REFERENCE;
+
+        static final int MIN_EXTRA = 2;
+        static final int MAX_EXTRA = 12;
+
+        public static Roots parse(String s) {
+            return switch (s) {
+                case "every" -> EVERY_TYPE;
+                case "reference" -> REFERENCE;
+                default -> throw new IllegalArgumentException("roots: every or reference, not " + s);
+            };
+        }
+    }
+
     private final Btf src;
     private final int units;
     private final long seed;
     private final double fwdProbability;
+    private final Roots mode;
 
     public CuSplitter(Btf src, int units, long seed, double fwdProbability) {
+        this(src, units, seed, fwdProbability, Roots.EVERY_TYPE);
+    }
+
+    public CuSplitter(Btf src, int units, long seed, double fwdProbability, Roots mode) {
         if (src.isSplit()) {
             throw new IllegalArgumentException("split a standalone BTF");
         }
@@ -52,18 +87,44 @@ public final class CuSplitter {
         this.units = units;
         this.seed = seed;
         this.fwdProbability = fwdProbability;
+        this.mode = mode;
     }
 
-    /** The roots of each unit: every type id assigned to one random unit. */
+    /** The roots of each unit. */
     private List<IntArrayList> roots() {
         List<IntArrayList> roots = new ArrayList<>();
         for (int u = 0; u < units; u++) {
             roots.add(new IntArrayList());
         }
         SplittableRandom r = new SplittableRandom(seed);
+        if (mode == Roots.EVERY_TYPE) {
+            for (int id = 1; id < src.typeCount(); id++) {
+                int u = r.nextInt(units);
+                roots.get(isSectionData(id) ? 0 : u).add(id);
+            }
+            return roots;
+        }
+        boolean[] referenced = new boolean[src.typeCount()];
+        int[] w = src.words();
         for (int id = 1; id < src.typeCount(); id++) {
-            int u = r.nextInt(units);
-            roots.get(isSectionData(id) ? 0 : u).add(id);
+            TypeRefs.forEachTypeIdSlot(w, src.startOf(id), slot -> referenced[w[slot]] = true);
+        }
+        IntArrayList named = new IntArrayList();
+        for (int id = 1; id < src.typeCount(); id++) {
+            if (isSectionData(id)) {
+                roots.get(0).add(id);
+            } else if (src.nameOff(id) != 0 || src.kind(id) == Kind.FUNC || !referenced[id]) {
+                roots.get(r.nextInt(units)).add(id);
+                if (src.nameOff(id) != 0) {
+                    named.add(id);
+                }
+            }
+        }
+        for (int u = 0; u < units; u++) {
+            int extra = Roots.MIN_EXTRA + r.nextInt(Roots.MAX_EXTRA - Roots.MIN_EXTRA + 1);
+            for (int k = 0; k < extra; k++) {
+                roots.get(u).add(named.getInt(r.nextInt(named.size())));
+            }
         }
         return roots;
     }
@@ -110,7 +171,7 @@ public final class CuSplitter {
         }
         do {
             expand(u, state, work);
-        } while (defineClashingDeclarations(state, work));
+        } while (mode == Roots.EVERY_TYPE && defineClashingDeclarations(state, work));
         return build(state);
     }
 
@@ -137,9 +198,9 @@ public final class CuSplitter {
     }
 
     /**
-     * A compilation unit has one tag type per name: where a unit would declare one struct and
-     * define another of the same name, the declared one is defined too (both definitions then
-     * make the name ambiguous within the unit, as nothing real could tell them apart).
+     * ({@link Roots#EVERY_TYPE}) Each unit one tag type per name: where a unit would declare one
+     * struct and define another of the same name, the declared one is defined too (both
+     * definitions then make the name ambiguous within the unit).
      */
     private boolean defineClashingDeclarations(byte[] state, IntArrayList work) {
         it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap full = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap();
@@ -187,8 +248,9 @@ public final class CuSplitter {
         work.add(ref);
     }
 
+    /** Whether unit {@code u} only declares {@code id} (per unit and type, or per unit and name). */
     private boolean declareOnly(int u, int id) {
-        long h = (seed * 0x9E3779B97F4A7C15L) ^ ((long) u << 32) ^ id;
+        long h = (seed * 0x9E3779B97F4A7C15L) ^ ((long) u << 32) ^ (mode == Roots.EVERY_TYPE ? id : src.nameOff(id));
         return new SplittableRandom(h).nextDouble() < fwdProbability;
     }
 
@@ -226,7 +288,7 @@ public final class CuSplitter {
 
     public static void main(String[] args) throws IOException {
         if (args.length < 3) {
-            System.err.println("usage: CuSplitter VMLINUX OUTDIR UNITS [SEED] [FWD_PROBABILITY]");
+            System.err.println("usage: CuSplitter VMLINUX OUTDIR UNITS [SEED] [FWD_PROBABILITY] [every|reference]");
             System.exit(2);
         }
         Btf src = BtfReader.read(Files.readAllBytes(Paths.get(args[0])));
@@ -234,8 +296,9 @@ public final class CuSplitter {
         int units = Integer.parseInt(args[2]);
         long seed = args.length > 3 ? Long.parseLong(args[3]) : 1;
         double p = args.length > 4 ? Double.parseDouble(args[4]) : 0.5;
+        Roots mode = args.length > 5 ? Roots.parse(args[5]) : Roots.EVERY_TYPE;
         Files.createDirectories(dir);
-        CuSplitter splitter = new CuSplitter(src, units, seed, p);
+        CuSplitter splitter = new CuSplitter(src, units, seed, p, mode);
         List<IntArrayList> roots = splitter.roots();
         long types = 0;
         for (int u = 0; u < units; u++) {

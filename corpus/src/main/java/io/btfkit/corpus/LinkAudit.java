@@ -51,6 +51,35 @@ public final class LinkAudit {
         return new Report(result.btf().ownTypeCount(), falseMerges, example);
     }
 
+    /**
+     * The units that define and declare one tag name (a full struct or union and a FWD, or a
+     * valued and a value-less enum): a compiler emits no declaration of a tag complete in the
+     * same unit, so such a unit holds two different tags of that name. Returns {units, names}.
+     */
+    public static int[] definedAndDeclared(List<CuSplitter.Unit> units) {
+        int count = 0;
+        int names = 0;
+        for (CuSplitter.Unit unit : units) {
+            Btf u = unit.btf();
+            java.util.Set<String> full = new java.util.HashSet<>();
+            java.util.Set<String> declared = new java.util.HashSet<>();
+            for (int id = 1; id < u.typeCount(); id++) {
+                int k = u.kind(id);
+                if (u.nameOff(id) == 0 || !(Kind.isComposite(k) || Kind.isEnum(k) || k == Kind.FWD)) {
+                    continue;
+                }
+                String key = (Kind.isEnum(k) ? "enum " : "tag ") + u.name(id);
+                (isDeclaration(u.words(), u.startOf(id)) ? declared : full).add(key);
+            }
+            declared.retainAll(full);
+            if (!declared.isEmpty()) {
+                count++;
+                names += declared.size();
+            }
+        }
+        return new int[] {count, names};
+    }
+
     /** Whether output type {@code o} describes source type {@code s} (coinductively, with memo). */
     private boolean describes(int o, int s) {
         IntArrayList work = new IntArrayList();

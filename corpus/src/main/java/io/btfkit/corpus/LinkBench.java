@@ -15,7 +15,8 @@ import java.util.List;
  * Splits a vmlinux BTF into units, links them in-process and audits the result against the
  * splitter's truth: false merges ({@link LinkAudit}) and missed proofs ({@link ProofAudit};
  * {@code -Dbtfkit.noProofAudit=true} skips that audit). Usage: {@code LinkBench VMLINUX UNITS [SEED] [FWD_P] [OUT]}; prints counts
- * and timings as key=value.
+ * and timings as key=value. {@code -Dbtfkit.split.roots=reference} splits like issue 15's
+ * reference split ({@link CuSplitter.Roots#REFERENCE}).
  */
 public final class LinkBench {
     private LinkBench() {
@@ -27,7 +28,8 @@ public final class LinkBench {
         long seed = args.length > 2 ? Long.parseLong(args[2]) : 1;
         double p = args.length > 3 ? Double.parseDouble(args[3]) : 0.5;
         long t0 = System.nanoTime();
-        List<CuSplitter.Unit> split = new CuSplitter(src, units, seed, p).split();
+        CuSplitter.Roots mode = CuSplitter.Roots.parse(System.getProperty("btfkit.split.roots", "every"));
+        List<CuSplitter.Unit> split = new CuSplitter(src, units, seed, p, mode).split();
         List<Btf> inputs = new ArrayList<>();
         long types = 0;
         for (CuSplitter.Unit u : split) {
@@ -46,6 +48,8 @@ public final class LinkBench {
         LinkAudit.Report rep = LinkAudit.audit(src, split, r);
         System.out.printf("units=%d input_types=%d output_types=%d false_merges=%d rounds=%d split_s=%.3f link_s=%.3f%n",
                 units, types, rep.outputTypes(), rep.falseMerges(), r.rounds(), (t1 - t0) / 1e9, (t2 - t1) / 1e9);
+        int[] twoTags = LinkAudit.definedAndDeclared(split);
+        System.out.printf("units defining and declaring one name: %d (%d names)%n", twoTags[0], twoTags[1]);
         if (rep.example() != null) {
             System.out.println("example: " + rep.example());
         }

@@ -21,7 +21,6 @@ import java.util.Map;
  * than once is only resolvable from evidence in its own unit. This audit looks for evidence
  * independently of the linker's code, from the truth:
  * <ul>
- *   <li>the unit defines the name itself (one compilation unit has one tag per name);</li>
  *   <li>a named struct or union E of the unit reaches the declaration through types that are not
  *       named tags (pointers, arrays, typedefs, qualifiers, function prototypes, anonymous
  *       structs), E's name has one definition in the source (so every copy of E anywhere is the
@@ -29,6 +28,9 @@ import java.util.Map;
  *   <li>the same through a typedef, function or variable of a name the source has once (the
  *       linker does not use such context: evidence of this kind would be a proof it misses).</li>
  * </ul>
+ * A definition of the name in the declaration's own unit is no evidence: a compiler declares no
+ * tag complete in the same unit, so the unit holds two tags of that name ({@link
+ * LinkAudit#definedAndDeclared} counts such units).
  * An unresolved declaration with evidence is a <em>missed proof</em>. Those without evidence are
  * counted by why: no named type of the unit reaches them (the splitter made an anonymous type a
  * unit's root), only functions or variables do (each is in one unit only), or every enclosing
@@ -133,12 +135,6 @@ public final class ProofAudit {
      */
     private String evidence(int k, Btf u, int d, List<int[]> referrers) {
         int[] w = u.words();
-        int ds = u.startOf(d);
-        for (int id = 1; id < u.typeCount(); id++) {
-            if (id != d && u.name(id).equals(u.name(d)) && declares(w, ds, w, u.startOf(id))) {
-                return "its unit defines " + u.type(id);
-            }
-        }
         // walk up through types that are not named tags, remembering the way down
         Map<Integer, int[]> down = new HashMap<>(); // node -> {child towards d, slot index}
         ArrayDeque<Integer> work = new ArrayDeque<>();
@@ -274,15 +270,5 @@ public final class ProofAudit {
         int info = w[s + 1];
         int k = Kind.kindOf(info);
         return k == Kind.FWD || (Kind.isEnum(k) && Kind.vlenOf(info) == 0);
-    }
-
-    /** Whether full type {@code w[t]} is what declaration {@code w[d]} declares, name aside. */
-    private static boolean declares(int[] dw, int d, int[] tw, int t) {
-        int dinfo = dw[d + 1];
-        int tk = Kind.kindOf(tw[t + 1]);
-        if (Kind.kindOf(dinfo) == Kind.FWD) {
-            return tk == (Kind.kindFlagOf(dinfo) ? Kind.UNION : Kind.STRUCT);
-        }
-        return Kind.isEnum(tk) && Kind.vlenOf(tw[t + 1]) > 0;
     }
 }

@@ -77,6 +77,28 @@ class CuLinkTest {
     }
 
     /**
+     * A split like issue 15's reference split (functions, named types and orphans as roots,
+     * random named roots added to every unit, so functions sit in several units; a unit may
+     * define one struct and declare another of its name): no false merge, no missed proof.
+     */
+    @Test
+    void referenceSplitLinksWithoutFalseMergeOrMissedProof() {
+        Btf vmlinux = BtfReader.read(TestData.bytes(TestData.vmlinux618()));
+        List<CuSplitter.Unit> units = new CuSplitter(vmlinux, UNITS, 2, 0.3, CuSplitter.Roots.REFERENCE).split();
+        List<Btf> inputs = new ArrayList<>();
+        units.forEach(u -> inputs.add(u.btf()));
+        DedupResult r = Deduplicator.link(inputs, null, Deduplicator.Options.LINK);
+        LinkAudit.Report rep = LinkAudit.audit(vmlinux, units, r);
+        assertEquals(0, rep.falseMerges(), rep.example());
+        ProofAudit.Report proofs = ProofAudit.audit(vmlinux, units, r);
+        int[] twoTags = LinkAudit.definedAndDeclared(units);
+        System.err.println("CuLinkTest reference split: " + r.btf().ownTypeCount() + " types, " + twoTags[0]
+                + " units defining and declaring one name; " + proofs);
+        assertEquals(0, proofs.missed(), proofs.example());
+        assertTrue(Validator.validate(r.btf(), Validator.Options.STRUCTURAL).isEmpty());
+    }
+
+    /**
      * Partitioning in parts (one per core, references between them through placeholders, found
      * among the redirected declarations) gives the bytes of partitioning everything at once.
      */

@@ -10,10 +10,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Resolves declarations of ambiguous names from context: when a named struct, union or typedef
- * is one definition ({@link Definitions}) across units, the tag it references at a given place is
- * the same C type in all of them — so where one unit only declares it and the others define it, and
- * those definitions are all one definition, the declaration stands for that one.
+ * Resolves declarations of ambiguous names from context: when a named struct, union, typedef or
+ * function is one definition ({@link Definitions}) across units, the tag it references at a given
+ * place is the same C type in all of them — so where one unit only declares it and the others
+ * define it, and those definitions are all one definition, the declaration stands for that one.
+ *
+ * <p>A unit's own definition of the declared name is no evidence: a compiler emits no
+ * declaration for a tag complete in the same unit, so a unit carrying both holds two different
+ * tags of one name (block or prototype scope), and only context decides.
  *
  * <p>Places are numbered by walking the referenced types of the enclosing struct in field order
  * down to the named tags (a pointer to a declaration, an array of them, a function pointer's
@@ -44,10 +48,12 @@ final class ContextResolver {
     private final IntArrayList stackEdge = new IntArrayList();
 
     private final java.util.function.IntUnaryOperator partOf;
+    private final Enclosing enclosing;
 
     ContextResolver(Merger.Merged m, Definitions defs, Definitions.ByName own, BaseIndex base, int[] aliasTarget,
-                    java.util.function.IntUnaryOperator partOf) {
+                    java.util.function.IntUnaryOperator partOf, Enclosing enclosing) {
         this.partOf = partOf;
+        this.enclosing = enclosing;
         this.m = m;
         this.defs = defs;
         this.own = own;
@@ -65,7 +71,7 @@ final class ContextResolver {
         int lfirst = defs.table.first;
         // pass 1: places where a unit only declares a tag whose name is ambiguous
         for (int i = 0; i < n; i++) {
-            if (isEnclosing(m.words, m.starts[i]) && aliasTarget[i] < 0) {
+            if (enclosing.is(m.words, m.starts[i]) && aliasTarget[i] < 0) {
                 int d = defs.defOf(first + i);
                 if (d < lfirst || reach[d - lfirst]) {
                     walk(first + i, true);
@@ -77,7 +83,7 @@ final class ContextResolver {
         }
         // pass 2: what the other members of those definitions have at those places
         for (int i = 0; i < n; i++) {
-            if (isEnclosing(m.words, m.starts[i]) && interesting.contains(defs.defOf(first + i))) {
+            if (enclosing.is(m.words, m.starts[i]) && interesting.contains(defs.defOf(first + i))) {
                 walk(first + i, false);
             }
         }
@@ -85,7 +91,7 @@ final class ContextResolver {
             int[] bw = base.base().words();
             int[] bs = base.base().starts();
             for (int id = 1; id < base.base().typeCount(); id++) {
-                if (isEnclosing(bw, bs[id - 1]) && interesting.contains(defs.defOf(id))) {
+                if (enclosing.is(bw, bs[id - 1]) && interesting.contains(defs.defOf(id))) {
                     walk(id, false);
                 }
             }
@@ -124,18 +130,52 @@ final class ContextResolver {
     }
 
     /**
-     * An enclosing definition: a named struct or union with members, or a named typedef — named
-     * types whose same-named, same-shaped copies in other units are one C definition (a typedef
-     * such as {@code dma_filter_fn}, a pointer to a function of a {@code struct dma_chan *},
-     * carries a declaration as a struct member does). Functions would qualify too, but
-     * classifying every function and prototype by name cost a 300-unit link 150 ms (their
-     * definitions pass grew by half) and, on per-CU splits where each function is in one unit,
-     * proved nothing.
+     * Which types are enclosing definitions: named types whose same-named, same-shaped copies in
+     * other units are one C definition — a named struct or union with members, a named typedef
+     * (such as {@code dma_filter_fn}, a pointer to a function of a {@code struct dma_chan *},
+     * which carries a declaration as a struct member does), and a named function whose name is
+     * in two or more units (name, linkage, parameter names and prototype by name make it one
+     * definition; two files' static functions of one signature may still hold different structs
+     * at one place, which the places' agreement rule catches). A function in one unit has no
+     * other copy to give evidence, so only functions of shared names are classified: all of
+     * them would cost a 300-unit link 150 ms.
      */
-    static boolean isEnclosing(int[] w, int s) {
-        int info = w[s + 1];
-        int kind = Kind.kindOf(info);
-        return w[s] != 0 && (Kind.isComposite(kind) && Kind.vlenOf(info) > 0 || kind == Kind.TYPEDEF);
+    static final class Enclosing {
+        private final IntOpenHashSet sharedFunctions;
+
+        private Enclosing(IntOpenHashSet sharedFunctions) {
+            this.sharedFunctions = sharedFunctions;
+        }
+
+        /** Functions of the merged inputs whose name (a canonical string offset) is in two or more inputs. */
+        static Enclosing of(Merger.Merged m) {
+            int[] w = m.words;
+            int[] st = m.starts;
+            int first = m.firstId;
+            int[] inputFirst = m.inputFirst;
+            Int2IntOpenHashMap inputOf = new Int2IntOpenHashMap();
+            inputOf.defaultReturnValue(-1);
+            IntOpenHashSet shared = new IntOpenHashSet();
+            for (int u = 0; u + 1 < inputFirst.length; u++) {
+                for (int i = inputFirst[u] - first; i < inputFirst[u + 1] - first; i++) {
+                    int s = st[i];
+                    if (Kind.kindOf(w[s + 1]) == Kind.FUNC && w[s] != 0) {
+                        int old = inputOf.putIfAbsent(w[s], u);
+                        if (old >= 0 && old != u) {
+                            shared.add(w[s]);
+                        }
+                    }
+                }
+            }
+            return new Enclosing(shared);
+        }
+
+        boolean is(int[] w, int s) {
+            int info = w[s + 1];
+            int kind = Kind.kindOf(info);
+            return w[s] != 0 && (Kind.isComposite(kind) && Kind.vlenOf(info) > 0 || kind == Kind.TYPEDEF
+                    || kind == Kind.FUNC && sharedFunctions.contains(w[s]));
+        }
     }
 
     private int[] wordsOf(int id) {

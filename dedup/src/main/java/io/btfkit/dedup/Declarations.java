@@ -13,14 +13,12 @@ import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
  * Resolution of declarations — a FWD (struct or union by kind_flag) or an ENUM/ENUM64 without
  * values — to the full type they declare, only where something proves which one:
  *
- * <ul>
- *   <li><b>within a compilation unit</b>: a unit has one tag type per name, so a declaration
- *       whose unit also defines that name (with the matching kind) declares that definition;</li>
- *   <li><b>by a unique name</b>: when exactly one class of full types carries the name (struct
- *       and union tags share a namespace), every declaration of that name declares it.</li>
- * </ul>
- * A name with several different definitions is never resolved by name alone (libbpf resolves
- * it by guessing from context; that guess can be wrong).
+ * <b>by a unique name</b>: when exactly one class of full types carries the name (struct and
+ * union tags share a namespace), every declaration of that name declares it. A name with several
+ * different definitions is never resolved by name alone (libbpf resolves it by guessing from
+ * context; that guess can be wrong), nor by a definition in the declaration's own unit: a
+ * compiler emits no declaration of a tag complete in the same unit, so the two are different
+ * tags of one name ({@link ContextResolver} resolves such declarations from context).
  */
 final class Declarations {
     private Declarations() {
@@ -41,72 +39,6 @@ final class Declarations {
             return tkind == (Kind.kindFlagOf(dinfo) ? Kind.UNION : Kind.STRUCT);
         }
         return Kind.isEnum(tkind) && Kind.vlenOf(tw[t + 1]) > 0;
-    }
-
-    /**
-     * Within each unit of the merged graph, records each declaration whose unit also defines
-     * its name (with the matching kind) as an alias of that definition. Returns how many.
-     */
-    static int resolveWithinUnits(Merger.Merged m, int[] aliasTarget) {
-        // units are independent: in parallel, each with its own name maps
-        return java.util.stream.IntStream.range(0, m.inputFirst.length - 1).parallel()
-                .map(u -> resolveWithinUnit(m, m.inputFirst[u], m.inputFirst[u + 1], aliasTarget)).sum();
-    }
-
-    /**
-     * Per thread, the name maps of {@link #resolveWithinUnit}, reused from unit to unit: thousands
-     * of units would otherwise each grow two maps from scratch (tens of MB of garbage).
-     */
-    private static final ThreadLocal<Int2IntOpenHashMap[]> UNIT_MAPS = ThreadLocal.withInitial(() -> {
-        Int2IntOpenHashMap composites = new Int2IntOpenHashMap();
-        Int2IntOpenHashMap enums = new Int2IntOpenHashMap();
-        composites.defaultReturnValue(Names.ABSENT);
-        enums.defaultReturnValue(Names.ABSENT);
-        return new Int2IntOpenHashMap[] {composites, enums};
-    });
-
-    private static int resolveWithinUnit(Merger.Merged m, int from, int to, int[] aliasTarget) {
-        int[] w = m.words;
-        int[] st = m.starts;
-        int first = m.firstId;
-        Int2IntOpenHashMap[] maps = UNIT_MAPS.get();
-        Int2IntOpenHashMap composites = maps[0];
-        Int2IntOpenHashMap enums = maps[1];
-        composites.clear();
-        enums.clear();
-        boolean anyDecl = false;
-        for (int id = from; id < to; id++) {
-            int s = st[id - first];
-            int info = w[s + 1];
-            int kind = Kind.kindOf(info);
-            int name = w[s];
-            if (name == 0) {
-                continue;
-            }
-            if (Kind.isComposite(kind)) {
-                composites.put(name, composites.get(name) == Names.ABSENT ? id : Names.AMBIGUOUS);
-            } else if (Kind.isEnum(kind) && Kind.vlenOf(info) > 0) {
-                enums.put(name, enums.get(name) == Names.ABSENT ? id : Names.AMBIGUOUS);
-            } else if (isDeclaration(w, s)) {
-                anyDecl = true;
-            }
-        }
-        if (!anyDecl) {
-            return 0;
-        }
-        int resolved = 0;
-        for (int id = from; id < to; id++) {
-            int s = st[id - first];
-            if (!isDeclaration(w, s) || w[s] == 0) {
-                continue;
-            }
-            int target = Kind.kindOf(w[s + 1]) == Kind.FWD ? composites.get(w[s]) : enums.get(w[s]);
-            if (target >= 0 && kindMatches(w, s, w, st[target - first])) {
-                aliasTarget[id - first] = target;
-                resolved++;
-            }
-        }
-        return resolved;
     }
 
     /**

@@ -37,7 +37,7 @@ public final class Deduplicator {
 
     /** Options of a dedup run. */
     public record Options(boolean unitDeclarations) {
-        /** Each input is one compilation unit: resolve its declarations from its own definitions. */
+        /** Each input is one compilation unit: resolve its declarations from other units' copies of their context. */
         public static final Options LINK = new Options(true);
         /** Inputs may hold many compilation units (modules, vmlinux): resolve by unique names only. */
         public static final Options WHOLE = new Options(false);
@@ -192,13 +192,14 @@ public final class Deduplicator {
 
     /**
      * Resolves declarations where proven (see {@link Declarations}): the definitions pass, then
-     * within units, from context, and by unique definition.
+     * from context and by unique definition.
      */
     private static void resolveDeclarations(Merger.Merged m, BaseIndex baseIndex, boolean units, int[] parts,
                                             int[] aliasTarget, io.btfkit.core.PhaseTimer timer) {
         int first = m.firstId;
+        ContextResolver.Enclosing enclosing = units ? ContextResolver.Enclosing.of(m) : null;
         Definitions defs = Definitions.of(m.words, m.starts, first, baseIndex, false, parts,
-                parts.length > 2 && m.crossInputRefs, units);
+                parts.length > 2 && m.crossInputRefs, enclosing);
         timer.lap("definitions");
         java.util.function.IntUnaryOperator partOf = i -> {
             int p = Arrays.binarySearch(parts, i);
@@ -214,7 +215,7 @@ public final class Deduplicator {
         }
         timer.lap("names");
         if (units) {
-            new ContextResolver(m, defs, own, baseIndex, aliasTarget, partOf).resolve();
+            new ContextResolver(m, defs, own, baseIndex, aliasTarget, partOf, enclosing).resolve();
         }
         timer.lap("context");
         Declarations.resolveByUniqueDefinition(m, defs, own, baseIndex, !units, aliasTarget, partOf);
@@ -228,10 +229,6 @@ public final class Deduplicator {
         int first = m.firstId;
         int[] aliasTarget = new int[n];
         Arrays.fill(aliasTarget, -1);
-        if (units) {
-            Declarations.resolveWithinUnits(m, aliasTarget);
-        }
-        timer.lap("units");
         int[] parts = parts(m);
         // a standalone program whose declared names have one full tag each (a vmlinux) needs no
         // definitions pass; -Dbtfkit.dedup.definitions=always runs it anyway (tests compare)

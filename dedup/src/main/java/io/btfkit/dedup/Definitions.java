@@ -82,15 +82,15 @@ final class Definitions {
      */
     static Definitions of(int[] words, int[] starts, int first, BaseIndex base, boolean everything, int[] partStart,
                           boolean mayCross) {
-        return of(words, starts, first, base, everything, partStart, mayCross, false);
+        return of(words, starts, first, base, everything, partStart, mayCross, null);
     }
 
     /**
      * @param enclosing also classify every enclosing definition {@link ContextResolver} may
-     *                  walk from (named typedefs, besides named tags)
+     *                  walk from (named typedefs and shared functions, besides named tags), or null
      */
     static Definitions of(int[] words, int[] starts, int first, BaseIndex base, boolean everything, int[] partStart,
-                          boolean mayCross, boolean enclosing) {
+                          boolean mayCross, ContextResolver.Enclosing enclosing) {
         int parts = partStart.length - 1;
         int[] baseDef = base == null ? null : base.definitions.baseDefOfId();
         WorkGraph[] graphs = new WorkGraph[parts];
@@ -114,7 +114,7 @@ final class Definitions {
                 int kind = Kind.kindOf(info);
                 if (everything || words[starts[i]] != 0
                         && (Kind.isComposite(kind) || (Kind.isEnum(kind) && Kind.vlenOf(info) > 0))
-                        || enclosing && ContextResolver.isEnclosing(words, starts[i])) {
+                        || enclosing != null && enclosing.is(words, starts[i])) {
                     r.set(i - a);
                 }
             }
