@@ -399,4 +399,142 @@ class DedupCasesTest {
         String out = link(unit1, unit2, unit3);
         assertEquals(true, out.contains("FWD 'foo'"), "two 'holder's disagree about foo: the declaration stays\n" + out);
     }
+
+    private static String splitDedup(String base, String split) {
+        Btf b = parse(base);
+        return RawTextPrinter.toText(Deduplicator.dedup(RawTextParser.parse(text(split), b)).btf());
+    }
+
+    /** The base of the selftest btf_dedup_split/split_struct_duped: s1 points to a FWD s2. */
+    private static final String BASE_S1_FWD_S2 = """
+            [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+            [2] PTR '(anon)' type_id=5
+            [3] FWD 's2' fwd_kind=struct
+            [4] PTR '(anon)' type_id=3
+            [5] STRUCT 's1' size=16 vlen=2
+            \t'f1' type_id=2 bits_offset=0
+            \t'f2' type_id=4 bits_offset=64
+            """;
+
+    @Test
+    void aBaseDeclarationPairedWithTheSplitsOnlyDefinitionResolvesTheSplitsDeclarations() {
+        // kernel selftest btf_dedup_split "split_struct_duped", expected output as libbpf's (the
+        // same bytes, checked with btfref): split s1 equals base s1 but for FWD s2 <-> the split's
+        // s2, so it stays (the base is fixed), and the split's FWD s2 (s3's) is the split's s2
+        String split = """
+                [6] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [7] PTR '(anon)' type_id=10
+                [8] FWD 's2' fwd_kind=struct
+                [9] PTR '(anon)' type_id=11
+                [10] STRUCT 's1' size=16 vlen=2
+                \t'f1' type_id=7 bits_offset=0
+                \t'f2' type_id=9 bits_offset=64
+                [11] STRUCT 's2' size=40 vlen=4
+                \t'f1' type_id=7 bits_offset=0
+                \t'f2' type_id=9 bits_offset=64
+                \t'f3' type_id=6 bits_offset=128
+                \t'f4' type_id=10 bits_offset=192
+                [12] PTR '(anon)' type_id=8
+                [13] STRUCT 's3' size=8 vlen=1
+                \t'f1' type_id=12 bits_offset=0
+                """;
+        assertEquals(text("""
+                [6] PTR '(anon)' type_id=8
+                [7] PTR '(anon)' type_id=9
+                [8] STRUCT 's1' size=16 vlen=2
+                \t'f1' type_id=6 bits_offset=0
+                \t'f2' type_id=7 bits_offset=64
+                [9] STRUCT 's2' size=40 vlen=4
+                \t'f1' type_id=6 bits_offset=0
+                \t'f2' type_id=7 bits_offset=64
+                \t'f3' type_id=1 bits_offset=128
+                \t'f4' type_id=8 bits_offset=192
+                [10] STRUCT 's3' size=8 vlen=1
+                \t'f1' type_id=7 bits_offset=0
+                """), splitDedup(BASE_S1_FWD_S2, split));
+        // a split reference to the base FWD is read the same way (s4's pointer); a reference to a
+        // base type that reaches the FWD (s3's, to the base's pointer) stays: the base is fixed
+        assertEquals(text("""
+                [6] PTR '(anon)' type_id=8
+                [7] PTR '(anon)' type_id=9
+                [8] STRUCT 's1' size=16 vlen=2
+                \t'f1' type_id=6 bits_offset=0
+                \t'f2' type_id=7 bits_offset=64
+                [9] STRUCT 's2' size=4 vlen=1
+                \t'x' type_id=1 bits_offset=0
+                [10] STRUCT 's3' size=8 vlen=1
+                \t'f1' type_id=4 bits_offset=0
+                [11] STRUCT 's4' size=8 vlen=1
+                \t'f1' type_id=7 bits_offset=0
+                """), splitDedup(BASE_S1_FWD_S2, """
+                [6] PTR '(anon)' type_id=8
+                [7] PTR '(anon)' type_id=9
+                [8] STRUCT 's1' size=16 vlen=2
+                \t'f1' type_id=6 bits_offset=0
+                \t'f2' type_id=7 bits_offset=64
+                [9] STRUCT 's2' size=4 vlen=1
+                \t'x' type_id=1 bits_offset=0
+                [10] STRUCT 's3' size=8 vlen=1
+                \t'f1' type_id=4 bits_offset=0
+                [11] PTR '(anon)' type_id=3
+                [12] STRUCT 's4' size=8 vlen=1
+                \t'f1' type_id=11 bits_offset=0
+                """));
+    }
+
+    @Test
+    void withoutAPairingTheBaseDeclarationStays() {
+        // as libbpf (btfref): no split struct pairs the base FWD s2 with the split's s2
+        assertEquals(text("""
+                [3] PTR '(anon)' type_id=2
+                [4] STRUCT 's2' size=4 vlen=1
+                \t'f3' type_id=1 bits_offset=0
+                [5] STRUCT 's3' size=8 vlen=1
+                \t'f1' type_id=3 bits_offset=0
+                """), splitDedup("""
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] FWD 's2' fwd_kind=struct
+                """, """
+                [3] FWD 's2' fwd_kind=struct
+                [4] PTR '(anon)' type_id=3
+                [5] STRUCT 's2' size=4 vlen=1
+                \t'f3' type_id=1 bits_offset=0
+                [6] STRUCT 's3' size=8 vlen=1
+                \t'f1' type_id=4 bits_offset=0
+                """));
+    }
+
+    @Test
+    void aPairingNeverResolvesANameDefinedTwiceOrOfTheOtherKind() {
+        // two split definitions of s2: the pairing is no proof of which one (libbpf picks one)
+        String two = splitDedup(BASE_S1_FWD_S2, """
+                [6] PTR '(anon)' type_id=8
+                [7] PTR '(anon)' type_id=9
+                [8] STRUCT 's1' size=16 vlen=2
+                \t'f1' type_id=6 bits_offset=0
+                \t'f2' type_id=7 bits_offset=64
+                [9] STRUCT 's2' size=4 vlen=1
+                \t'x' type_id=1 bits_offset=0
+                [10] PTR '(anon)' type_id=3
+                [11] STRUCT 's3' size=8 vlen=1
+                \t'f1' type_id=10 bits_offset=0
+                [12] STRUCT 's2' size=8 vlen=1
+                \t'y' type_id=1 bits_offset=0
+                """);
+        assertEquals(true, two.contains("[10] STRUCT 's3' size=8 vlen=1\n\t'f1' type_id=4 "), two);
+        // the split defines a union s2: a struct FWD is not its declaration
+        String union = splitDedup(BASE_S1_FWD_S2, """
+                [6] PTR '(anon)' type_id=8
+                [7] PTR '(anon)' type_id=9
+                [8] STRUCT 's1' size=16 vlen=2
+                \t'f1' type_id=6 bits_offset=0
+                \t'f2' type_id=7 bits_offset=64
+                [9] UNION 's2' size=4 vlen=1
+                \t'x' type_id=1 bits_offset=0
+                [10] PTR '(anon)' type_id=3
+                [11] STRUCT 's3' size=8 vlen=1
+                \t'f1' type_id=10 bits_offset=0
+                """);
+        assertEquals(true, union.contains("[10] STRUCT 's3' size=8 vlen=1\n\t'f1' type_id=4 "), union);
+    }
 }
