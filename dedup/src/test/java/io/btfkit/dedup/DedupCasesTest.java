@@ -537,4 +537,38 @@ class DedupCasesTest {
                 """);
         assertEquals(true, union.contains("[10] STRUCT 's3' size=8 vlen=1\n\t'f1' type_id=4 "), union);
     }
+
+    @Test
+    void enumDeclarationsOfANameDefinedTwiceStay() {
+        // the shape of the selftests "dedup: enum fwd resolution" / "enum64 fwd resolution":
+        // e1 is declared and defined twice (123, 321), e2 defined once; libbpf (btfref) picks the
+        // first e1 for both e1 declarations (3 types); btfkit keeps them: which e1 is not proven
+        for (String[] k : new String[][] {{"ENUM", "4", "1", ""}, {"ENUM64", "8", "4", "ULL"}}) {
+            String in = """
+                    [1] ENUM 'e1' encoding=UNSIGNED size=S vlen=0
+                    [2] ENUM 'e1' encoding=UNSIGNED size=S vlen=1
+                    \t'e1_val' val=123
+                    [3] ENUM 'e2' encoding=UNSIGNED size=S vlen=1
+                    \t'e2_val' val=456
+                    [4] ENUM 'e2' encoding=UNSIGNED size=S vlen=0
+                    [5] ENUM 'e1' encoding=UNSIGNED size=T vlen=0
+                    [6] ENUM 'e1' encoding=UNSIGNED size=S vlen=1
+                    \t'e1_val' val=321
+                    """;
+            String expected = """
+                    [1] ENUM 'e1' encoding=UNSIGNED size=S vlen=0
+                    [2] ENUM 'e1' encoding=UNSIGNED size=S vlen=1
+                    \t'e1_val' val=123U
+                    [3] ENUM 'e2' encoding=UNSIGNED size=S vlen=1
+                    \t'e2_val' val=456U
+                    [4] ENUM 'e1' encoding=UNSIGNED size=T vlen=0
+                    [5] ENUM 'e1' encoding=UNSIGNED size=S vlen=1
+                    \t'e1_val' val=321U
+                    """;
+            java.util.function.UnaryOperator<String> kind = t -> t.replace("ENUM ", k[0] + " ")
+                    .replace("size=S", "size=" + k[1]).replace("size=T", "size=" + k[2]);
+            assertEquals(text(kind.apply(expected).replace("U\n", k[3] + "\n")),
+                    dedup(kind.apply(in)), k[0]);
+        }
+    }
 }
