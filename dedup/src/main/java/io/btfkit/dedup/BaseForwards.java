@@ -20,8 +20,11 @@ import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
  * a name defined more than once is never resolved.
  */
 final class BaseForwards {
-    /** Bound on pairs compared in one struct's walk: a larger graph is taken as not equal. */
-    private static final int MAX_STEPS = 1 << 14;
+    /**
+     * Bound on pairs compared in one walk (each base type is compared at most once, so only a
+     * walk through most of a vmlinux gets near it): a larger graph is taken as not equal.
+     */
+    private static final int MAX_STEPS = 1 << 18;
 
     private final Merger.Merged m;
     private final BaseIndex base;
@@ -51,36 +54,17 @@ final class BaseForwards {
         int[] w = m.words;
         int[] st = m.starts;
         int n = st.length - 1;
-        // 1. base FWDs the split reaches whose name has one definition in base + split: the split's
+        // 1. base FWDs whose name the split alone defines, once, with the FWD's kind
         IntOpenHashSet candidates = new IntOpenHashSet();
+        IntOpenHashSet seen = new IntOpenHashSet();
         for (int i = 0; i < n; i++) {
             int s = st[i];
-            int count = TypeRefs.typeIdCount(w, s);
-            for (int k = 0, slot = TypeRefs.firstTypeIdSlot(w, s), stride = TypeRefs.typeIdStride(w, s); k < count;
-                    k++, slot += stride) {
-                int ref = w[slot];
-                if (ref > 0 && ref < first && isCandidate(ref, own)) {
-                    candidates.add(ref);
-                }
-            }
-        }
-        IntOpenHashSet names = new IntOpenHashSet();
-        for (int i = 0; i < n; i++) {
-            int s = st[i];
-            if (aliasTarget[i] < 0 && w[s] != 0 && Kind.kindOf(w[s + 1]) == Kind.FWD) {
-                names.add(w[s]);
-            }
-        }
-        Int2IntOpenHashMap baseFwdOf = new Int2IntOpenHashMap(); // split FWD node -> equal base FWD
-        baseFwdOf.defaultReturnValue(-1);
-        if (!names.isEmpty()) {
-            for (int i = 0; i < n; i++) {
-                int s = st[i];
-                if (aliasTarget[i] < 0 && w[s] != 0 && Kind.kindOf(w[s + 1]) == Kind.FWD) {
-                    int c = equalBaseFwd(w, s);
-                    if (c > 0 && isCandidate(c, own)) {
+            int name = w[s];
+            if (name != 0 && Kind.isComposite(Kind.kindOf(w[s + 1])) && seen.add(name)
+                    && base.byName.composites.get(name) == Names.ABSENT) {
+                for (int c : base.forwardsNamed(name)) {
+                    if (isCandidate(c, own)) {
                         candidates.add(c);
-                        baseFwdOf.put(first + i, c);
                     }
                 }
             }
@@ -88,25 +72,47 @@ final class BaseForwards {
         if (candidates.isEmpty()) {
             return 0;
         }
+        Int2IntOpenHashMap baseFwdOf = new Int2IntOpenHashMap(); // split FWD node -> equal base FWD
+        baseFwdOf.defaultReturnValue(-1);
+        for (int i = 0; i < n; i++) {
+            int s = st[i];
+            if (aliasTarget[i] < 0 && w[s] != 0 && Kind.kindOf(w[s + 1]) == Kind.FWD) {
+                int c = equalBaseFwd(w, s);
+                if (c > 0 && candidates.contains(c)) {
+                    baseFwdOf.put(first + i, c);
+                }
+            }
+        }
         // 2. pairings: a split struct equal to a base struct but for base FWD x <-> split x
+        // in id order, as libbpf's struct pass: a pairing keeps its split struct (the base is
+        // fixed) and resolves the FWD; a struct compared later that equals a base struct only
+        // through FWDs resolved so far maps to it, with the structs it pairs on the way
         Int2IntOpenHashMap resolved = new Int2IntOpenHashMap();
         resolved.defaultReturnValue(-1);
         Pairing walk = new Pairing();
-        for (int i = 0; i < n && resolved.size() < candidates.size(); i++) {
+        for (int i = 0; i < n; i++) {
             int s = st[i];
             int info = w[s + 1];
             if (aliasTarget[i] >= 0 || w[s] == 0 || !Kind.isComposite(Kind.kindOf(info)) || Kind.vlenOf(info) == 0) {
                 continue;
             }
             for (int b : base.compositesNamed(w[s])) {
-                if (Shapes.equal(w, s, bw, bs[b - 1]) && walk.equivalent(first + i, b, baseFwdOf)) {
+                if (!Shapes.equal(w, s, bw, bs[b - 1]) || !walk.equivalent(first + i, b, baseFwdOf, resolved)) {
+                    continue;
+                }
+                if (!walk.fwds.isEmpty()) {
                     for (int k = 0; k < walk.fwds.size(); k += 2) {
                         int c = walk.fwds.getInt(k);
                         if (candidates.contains(c) && resolved.get(c) < 0) {
                             resolved.put(c, walk.fwds.getInt(k + 1));
                         }
                     }
+                    continue; // not really equivalent: the base FWD had to change
                 }
+                if (walk.throughResolved) {
+                    mapOnto(first + i, walk);
+                }
+                break;
             }
         }
         if (resolved.isEmpty()) {
@@ -134,6 +140,21 @@ final class BaseForwards {
             }
         }
         return resolved.size();
+    }
+
+    /**
+     * Maps split struct {@code t0}, and the split structs and unions its walk paired with base
+     * ones and not yet taken in id order, onto those base types.
+     */
+    private void mapOnto(int t0, Pairing walk) {
+        for (Int2IntOpenHashMap.Entry e : walk.hypot.int2IntEntrySet()) {
+            int c = e.getIntKey();
+            int t = e.getIntValue();
+            if (t >= t0 && aliasTarget[t - first] < 0 && Kind.isComposite(Kind.kindOf(m.words[m.starts[t - first] + 1]))
+                    && Kind.isComposite(Kind.kindOf(bw[bs[c - 1] + 1]))) {
+                aliasTarget[t - first] = c;
+            }
+        }
     }
 
     /** The base FWD of the same name and kind as the split FWD at {@code w[s]}, or -1. */
@@ -184,15 +205,18 @@ final class BaseForwards {
         final Int2IntOpenHashMap hypot = new Int2IntOpenHashMap();
         final IntArrayList stack = new IntArrayList();
         final IntArrayList fwds = new IntArrayList();
+        /** Whether the walk relied on a base FWD already resolved to the split's definition. */
+        boolean throughResolved;
 
         Pairing() {
             hypot.defaultReturnValue(-1);
         }
 
-        boolean equivalent(int t0, int c0, Int2IntOpenHashMap baseFwdOf) {
+        boolean equivalent(int t0, int c0, Int2IntOpenHashMap baseFwdOf, Int2IntOpenHashMap resolved) {
             hypot.clear();
             stack.clear();
             fwds.clear();
+            throughResolved = false;
             stack.add(t0);
             stack.add(c0);
             int steps = 0;
@@ -204,6 +228,18 @@ final class BaseForwards {
                     t = fwd > 0 ? fwd : t;
                 }
                 if (t == c) {
+                    continue;
+                }
+                int r = resolved.get(c);
+                if (r >= 0) {
+                    // the FWD reads as the name's one definition: any full tag of it, or its FWD
+                    int[] tw = t < first ? bw : m.words;
+                    int ts = t < first ? bs[t - 1] : m.starts[t - first];
+                    if (t == 0 || tw[ts] != bw[bs[c - 1]] || !(Kind.kindOf(tw[ts + 1]) == Kind.FWD
+                            ? tw[ts + 1] == bw[bs[c - 1] + 1] : Declarations.kindMatches(bw, bs[c - 1], tw, ts))) {
+                        return false;
+                    }
+                    throughResolved = true;
                     continue;
                 }
                 if (++steps > MAX_STEPS) {
@@ -228,6 +264,10 @@ final class BaseForwards {
                 }
                 int tk = Kind.kindOf(tw[ts + 1]);
                 int ck = Kind.kindOf(bw[cs + 1]);
+                if (Kind.isEnum(tk) && Kind.isEnum(ck)
+                        && (Kind.vlenOf(tw[ts + 1]) == 0 || Kind.vlenOf(bw[cs + 1]) == 0)) {
+                    continue; // an enum declaration equals any enum of its name (libbpf)
+                }
                 if ((tk == Kind.FWD || ck == Kind.FWD) && tk != ck) {
                     if (ck == Kind.FWD) {
                         if (!Declarations.kindMatches(bw, cs, tw, ts)) {

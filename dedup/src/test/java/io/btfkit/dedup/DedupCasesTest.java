@@ -483,6 +483,39 @@ class DedupCasesTest {
     }
 
     @Test
+    void aStructComparedAfterThePairingMapsToTheBase() {
+        // libbpf's order (btfref, byte for byte): s1 pairs FWD s2 with the split's s2 and stays;
+        // s5, compared after it, equals the base s5 through the FWD now read as s2 and maps to it
+        assertEquals(text("""
+                [6] STRUCT 's2' size=4 vlen=1
+                \t'x' type_id=1 bits_offset=0
+                [7] PTR '(anon)' type_id=6
+                [8] STRUCT 's1' size=8 vlen=1
+                \t'a' type_id=7 bits_offset=0
+                [9] STRUCT 'user' size=8 vlen=1
+                \t'p' type_id=5 bits_offset=0
+                """), splitDedup("""
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] FWD 's2' fwd_kind=struct
+                [3] PTR '(anon)' type_id=2
+                [4] STRUCT 's1' size=8 vlen=1
+                \t'a' type_id=3 bits_offset=0
+                [5] STRUCT 's5' size=8 vlen=1
+                \t'b' type_id=3 bits_offset=0
+                """, """
+                [6] STRUCT 's2' size=4 vlen=1
+                \t'x' type_id=1 bits_offset=0
+                [7] PTR '(anon)' type_id=6
+                [8] STRUCT 's1' size=8 vlen=1
+                \t'a' type_id=7 bits_offset=0
+                [9] STRUCT 's5' size=8 vlen=1
+                \t'b' type_id=7 bits_offset=0
+                [10] STRUCT 'user' size=8 vlen=1
+                \t'p' type_id=9 bits_offset=0
+                """));
+    }
+
+    @Test
     void withoutAPairingTheBaseDeclarationStays() {
         // as libbpf (btfref): no split struct pairs the base FWD s2 with the split's s2
         assertEquals(text("""
