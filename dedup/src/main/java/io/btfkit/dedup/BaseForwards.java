@@ -7,16 +7,18 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 
 /**
- * Split dedup: when a base FWD stands for the split's own definition.
+ * Split dedup: when a base FWD stands for the split's own definition (DEDUP.md, "Split dedup: a
+ * base declaration and the split's one definition").
  *
- * <p>Base types are fixed, so a base {@code FWD 's2'} stays a declaration; a split declaration of
- * {@code s2} (or a split reference to the base FWD) normally stays that base declaration, as
- * libbpf keeps it. libbpf resolves it to the split's {@code struct s2} only when a split struct is
- * found equal to a base struct except that one has the full {@code s2} where the other has the
- * base FWD (the selftest {@code btf_dedup_split/split_struct_duped}): the base struct stays
- * unmatched (the base cannot change), but the base FWD is then read as the split's {@code s2}.
- * btfkit takes that pairing as the evidence, and resolves only a name with exactly one definition
- * in base and split together, the split's, of the FWD's kind (rule 3 of DEDUP.md across the two):
+ * <p>Base types are fixed, so a base {@code FWD 's2'} stays a declaration, and a split declaration
+ * of {@code s2} normally stays that base declaration, as libbpf keeps it. libbpf reads the base
+ * FWD as the split's {@code struct s2} once a split struct is found equal to a base struct except
+ * that one has the full {@code s2} where the other has the FWD (a <em>pairing</em>; selftest
+ * {@code btf_dedup_split/split_struct_duped}): that split struct stays (the base cannot change),
+ * the split's declarations and references of the FWD go to its {@code s2}, and split structs
+ * compared later (libbpf's id order) that equal a base struct through FWDs read so map to it.
+ * btfkit follows that order but takes a pairing as evidence only for a name with exactly one
+ * definition in base and split together, the split's, of the FWD's kind (rule 3 across the two):
  * a name defined more than once is never resolved.
  */
 final class BaseForwards {
