@@ -111,9 +111,9 @@ final class BaseForwards {
                     }
                     continue; // not really equivalent: the base FWD had to change
                 }
-                if (walk.throughResolved) {
-                    mapOnto(first + i, walk);
-                }
+                // equal now: mapped now, as libbpf does, before a later pairing could resolve a
+                // split FWD on the way (the partition would then no longer see them equal)
+                mapOnto(first + i, walk);
                 break;
             }
         }
@@ -207,8 +207,6 @@ final class BaseForwards {
         final Int2IntOpenHashMap hypot = new Int2IntOpenHashMap();
         final IntArrayList stack = new IntArrayList();
         final IntArrayList fwds = new IntArrayList();
-        /** Whether the walk relied on a base FWD already resolved to the split's definition. */
-        boolean throughResolved;
 
         Pairing() {
             hypot.defaultReturnValue(-1);
@@ -218,7 +216,6 @@ final class BaseForwards {
             hypot.clear();
             stack.clear();
             fwds.clear();
-            throughResolved = false;
             stack.add(t0);
             stack.add(c0);
             int steps = 0;
@@ -241,7 +238,6 @@ final class BaseForwards {
                             ? tw[ts + 1] == bw[bs[c - 1] + 1] : Declarations.kindMatches(bw, bs[c - 1], tw, ts))) {
                         return false;
                     }
-                    throughResolved = true;
                     continue;
                 }
                 if (++steps > MAX_STEPS) {

@@ -516,6 +516,56 @@ class DedupCasesTest {
     }
 
     @Test
+    void aStructEqualBeforeAPairingMapsToTheBaseThoughItsDeclarationIsResolvedLater() {
+        // libbpf (btfref, byte for byte): h0 [7] equals the base h0 through its FWD s0, the same
+        // as the base's, and maps to it; h1 [12] pairs FWD s0 with the split's s0 afterwards,
+        // which resolves h0's FWD too — h0 stays mapped (the random split differential's seed 0)
+        assertEquals(text("""
+                [6] PTR '(anon)' type_id=5
+                [7] PTR '(anon)' type_id=9
+                [8] STRUCT 'u0' size=8 vlen=1
+                \t'p' type_id=7 bits_offset=0
+                [9] STRUCT 'h1' size=16 vlen=2
+                \t'm0' type_id=10 bits_offset=0
+                \t'm1' type_id=10 bits_offset=64
+                [10] PTR '(anon)' type_id=11
+                [11] STRUCT 's0' size=4 vlen=1
+                \t'x0' type_id=1 bits_offset=0
+                [12] STRUCT 'u1' size=8 vlen=1
+                \t'p' type_id=6 bits_offset=0
+                """), splitDedup("""
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] FWD 's0' fwd_kind=struct
+                [3] PTR '(anon)' type_id=2
+                [4] STRUCT 'h0' size=8 vlen=1
+                \t'm0' type_id=3 bits_offset=0
+                [5] STRUCT 'h1' size=16 vlen=2
+                \t'm0' type_id=3 bits_offset=0
+                \t'm1' type_id=3 bits_offset=64
+                """, """
+                [6] PTR '(anon)' type_id=9
+                [7] STRUCT 'h0' size=8 vlen=1
+                \t'm0' type_id=15 bits_offset=0
+                [8] PTR '(anon)' type_id=12
+                [9] STRUCT 'h1' size=16 vlen=2
+                \t'm0' type_id=3 bits_offset=0
+                \t'm1' type_id=3 bits_offset=64
+                [10] STRUCT 'u0' size=8 vlen=1
+                \t'p' type_id=8 bits_offset=0
+                [11] FWD 's0' fwd_kind=struct
+                [12] STRUCT 'h1' size=16 vlen=2
+                \t'm0' type_id=13 bits_offset=0
+                \t'm1' type_id=13 bits_offset=64
+                [13] PTR '(anon)' type_id=14
+                [14] STRUCT 's0' size=4 vlen=1
+                \t'x0' type_id=1 bits_offset=0
+                [15] PTR '(anon)' type_id=11
+                [16] STRUCT 'u1' size=8 vlen=1
+                \t'p' type_id=6 bits_offset=0
+                """));
+    }
+
+    @Test
     void withoutAPairingTheBaseDeclarationStays() {
         // as libbpf (btfref): no split struct pairs the base FWD s2 with the split's s2
         assertEquals(text("""
