@@ -34,8 +34,10 @@ final class BaseForwards {
     private final int[] bs;
     private final int first;
     private final int[] aliasTarget;
+    private final Definitions.ByName own;
 
-    private BaseForwards(Merger.Merged m, BaseIndex base, int[] aliasTarget) {
+    private BaseForwards(Merger.Merged m, BaseIndex base, Definitions.ByName own, int[] aliasTarget) {
+        this.own = own;
         this.m = m;
         this.base = base;
         this.bw = base.base().words();
@@ -49,7 +51,7 @@ final class BaseForwards {
      * for the split's one definition of their name. Returns how many base FWDs were resolved.
      */
     static int resolve(Merger.Merged m, BaseIndex base, Definitions.ByName own, int[] aliasTarget) {
-        return new BaseForwards(m, base, aliasTarget).run(own);
+        return new BaseForwards(m, base, own, aliasTarget).run(own);
     }
 
     private int run(Definitions.ByName own) {
@@ -112,8 +114,11 @@ final class BaseForwards {
                     continue; // not really equivalent: the base FWD had to change
                 }
                 // equal now: mapped now, as libbpf does, before a later pairing could resolve a
-                // split FWD on the way (the partition would then no longer see them equal)
-                mapOnto(first + i, walk);
+                // split FWD on the way (the partition would then no longer see them equal) —
+                // unless the equality took a declaration of an ambiguous name for a definition
+                if (!walk.guessed) {
+                    mapOnto(first + i, walk);
+                }
                 break;
             }
         }
@@ -191,6 +196,13 @@ final class BaseForwards {
         return node >= first && Declarations.kindMatches(bw, cs, m.words, m.starts[node - first]);
     }
 
+    /** Whether several definitions carry {@code name} in base and split together. */
+    private boolean isAmbiguous(int name, boolean composite) {
+        int d = composite ? own.composites.get(name) : own.enums.get(name);
+        return Names.combine(d, composite ? base.byName.composites.get(name) : base.byName.enums.get(name))
+                == Names.AMBIGUOUS;
+    }
+
     private int resolveSplit(int id) {
         while (id >= first && aliasTarget[id - first] >= 0) {
             id = aliasTarget[id - first];
@@ -207,6 +219,8 @@ final class BaseForwards {
         final Int2IntOpenHashMap hypot = new Int2IntOpenHashMap();
         final IntArrayList stack = new IntArrayList();
         final IntArrayList fwds = new IntArrayList();
+        /** Whether the walk equated a declaration of an ambiguous name with a definition (libbpf's guess). */
+        boolean guessed;
 
         Pairing() {
             hypot.defaultReturnValue(-1);
@@ -216,6 +230,7 @@ final class BaseForwards {
             hypot.clear();
             stack.clear();
             fwds.clear();
+            guessed = false;
             stack.add(t0);
             stack.add(c0);
             int steps = 0;
@@ -264,7 +279,10 @@ final class BaseForwards {
                 int ck = Kind.kindOf(bw[cs + 1]);
                 if (Kind.isEnum(tk) && Kind.isEnum(ck)
                         && (Kind.vlenOf(tw[ts + 1]) == 0 || Kind.vlenOf(bw[cs + 1]) == 0)) {
-                    continue; // an enum declaration equals any enum of its name (libbpf)
+                    // an enum declaration equals any enum of its name (libbpf): a guess unless the
+                    // name has one definition
+                    guessed |= isAmbiguous(tw[ts], false);
+                    continue;
                 }
                 if ((tk == Kind.FWD || ck == Kind.FWD) && tk != ck) {
                     if (ck == Kind.FWD) {
@@ -275,6 +293,8 @@ final class BaseForwards {
                         fwds.add(t);
                     } else if (!Declarations.kindMatches(tw, ts, bw, cs)) {
                         return false;
+                    } else {
+                        guessed |= isAmbiguous(tw[ts], true); // the split's FWD, the base's full tag
                     }
                     continue;
                 }

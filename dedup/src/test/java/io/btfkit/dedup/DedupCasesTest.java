@@ -566,6 +566,33 @@ class DedupCasesTest {
     }
 
     @Test
+    void aStructIsNotMappedThroughAnAmbiguousDeclaration() {
+        // split h holds FWD g where the base h holds the full 4-byte g, and the split defines an
+        // 8-byte g: libbpf maps split h to the base h (a guess); btfkit keeps it. (s0 makes the
+        // pairing rule run: a base FWD whose name only the split defines.)
+        String out = splitDedup("""
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] FWD 's0' fwd_kind=struct
+                [3] PTR '(anon)' type_id=2
+                [4] STRUCT 'g' size=4 vlen=1
+                \t'x' type_id=1 bits_offset=0
+                [5] PTR '(anon)' type_id=4
+                [6] STRUCT 'h' size=8 vlen=1
+                \t'p' type_id=5 bits_offset=0
+                """, """
+                [7] STRUCT 's0' size=4 vlen=1
+                \t'x' type_id=1 bits_offset=0
+                [8] FWD 'g' fwd_kind=struct
+                [9] PTR '(anon)' type_id=8
+                [10] STRUCT 'h' size=8 vlen=1
+                \t'p' type_id=9 bits_offset=0
+                [11] STRUCT 'g' size=8 vlen=1
+                \t'y' type_id=1 bits_offset=0
+                """);
+        assertEquals(true, out.contains("STRUCT 'h' size=8 vlen=1"), out);
+    }
+
+    @Test
     void withoutAPairingTheBaseDeclarationStays() {
         // as libbpf (btfref): no split struct pairs the base FWD s2 with the split's s2
         assertEquals(text("""
