@@ -19,7 +19,8 @@ import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
  * compared later (libbpf's id order) that equal a base struct through FWDs read so map to it.
  * btfkit follows that order but takes a pairing as evidence only for a name with exactly one
  * definition in base and split together, the split's, of the FWD's kind (rule 3 across the two):
- * a name defined more than once is never resolved.
+ * a name defined more than once is never resolved, and no struct is mapped through a declaration
+ * of such a name (libbpf's FWD = STRUCT equivalence guesses there).
  */
 final class BaseForwards {
     /**
