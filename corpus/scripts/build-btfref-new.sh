@@ -3,13 +3,14 @@
 # btf__distill_base and btf__relocate): the libbpf-dev package of Debian 13 (trixie),
 # downloaded with apt-get (nothing is installed) and linked statically.
 #   corpus/scripts/build-btfref-new.sh [OUT]     (default OUT: target/btfref-new)
+# BTFREF_SUITE=sid takes sid's libbpf instead (1.7.0 in November 2026).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-$root/target/btfref-new}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/lists/partial" "$(dirname "$out")"
-echo "deb http://deb.debian.org/debian trixie main" > "$work/sources.list"
+echo "deb http://deb.debian.org/debian ${BTFREF_SUITE:-trixie} main" > "$work/sources.list"
 apt_opts=(-o Dir::Etc::sourcelist="$work/sources.list" -o Dir::Etc::sourceparts=- -o Dir::State::Lists="$work/lists")
 apt-get "${apt_opts[@]}" update >/dev/null
 (cd "$work" && apt-get "${apt_opts[@]}" download libbpf-dev >/dev/null 2>&1)

@@ -23,6 +23,8 @@ public final class BaseIndex {
     final Definitions.ByName byName;
     /** (name, info) of the base's declarations: FWDs, and enums without values. */
     private final LongOpenHashSet declarations = new LongOpenHashSet();
+    /** Per name, the base's named structs and unions [0] and FWDs [1] (built on first use: {@link BaseForwards}). */
+    private volatile it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<int[]>[] tagsByName;
 
     private BaseIndex(Btf base) {
         if (base.isSplit()) {
@@ -70,6 +72,52 @@ public final class BaseIndex {
             return false;
         }
         return Kind.kindOf(w[s + 1]) == Kind.FWD || byName.enums.get(w[s]) == Names.ABSENT;
+    }
+
+    /** The base's named structs and unions called {@code name} (empty if none). */
+    int[] compositesNamed(int name) {
+        return named(name, false);
+    }
+
+    /** The base's FWDs called {@code name} (empty if none). */
+    int[] forwardsNamed(int name) {
+        return named(name, true);
+    }
+
+    private int[] named(int name, boolean fwd) {
+        it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<int[]>[] maps = tagsByName;
+        if (maps == null) {
+            synchronized (this) {
+                maps = tagsByName;
+                if (maps == null) {
+                    maps = tagsByName();
+                    tagsByName = maps;
+                }
+            }
+        }
+        int[] ids = maps[fwd ? 1 : 0].get(name);
+        return ids == null ? new int[0] : ids;
+    }
+
+    @SuppressWarnings("unchecked")
+    private it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<int[]>[] tagsByName() {
+        it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<int[]>[] maps = new it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap[] {
+            new it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<int[]>(),
+            new it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<int[]>()};
+        int[] w = base.words();
+        int[] st = base.starts();
+        for (int id = 1; id < base.typeCount(); id++) {
+            int s = st[id - 1];
+            int kind = Kind.kindOf(w[s + 1]);
+            if (w[s] != 0 && (Kind.isComposite(kind) || kind == Kind.FWD)) {
+                it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<int[]> map = maps[kind == Kind.FWD ? 1 : 0];
+                int[] old = map.get(w[s]);
+                int[] ids = old == null ? new int[1] : java.util.Arrays.copyOf(old, old.length + 1);
+                ids[ids.length - 1] = id;
+                map.put(w[s], ids);
+            }
+        }
+        return maps;
     }
 
     /** Classifies {@code base} (about 0.1 s for a whole vmlinux). */

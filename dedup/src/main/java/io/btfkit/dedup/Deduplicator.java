@@ -219,6 +219,10 @@ public final class Deduplicator {
         }
         timer.lap("context");
         Declarations.resolveByUniqueDefinition(m, defs, own, baseIndex, !units, aliasTarget, partOf);
+        if (!units && baseIndex != null && m.inputFirst.length == 2) {
+            // (one split input: a resolved reference stays inside it)
+            BaseForwards.resolve(m, baseIndex, own, aliasTarget);
+        }
     }
 
     private static DedupResult dedupMerged(Merger.Merged m, BaseIndex baseIndex, Options options) {
