@@ -112,14 +112,8 @@ final class Outputs {
         inputs = inputs.stream().filter(Objects::nonNull).toList();
         bases = bases.stream().filter(Objects::nonNull).toList();
         checkStdin(inputs, bases);
-        Map<Object, Path> read = new HashMap<>();
-        for (Path in : inputs) {
-            read.putIfAbsent(inputIdentity(in), in);
-        }
-        Map<Object, Path> baseIds = new HashMap<>();
-        for (Path b : bases) {
-            baseIds.putIfAbsent(inputIdentity(b), b);
-        }
+        Map<Object, Path> read = identities(inputs);
+        Map<Object, Path> baseIds = identities(bases);
         Map<Object, Path> written = new HashMap<>();
         for (Path out : outputs) {
             if (out == null) {
@@ -145,6 +139,15 @@ final class Outputs {
         }
     }
 
+    /** Each file's identity ({@link #inputIdentity}) to the first name it was given by. */
+    private static Map<Object, Path> identities(Collection<Path> files) {
+        Map<Object, Path> ids = new HashMap<>();
+        for (Path f : files) {
+            ids.putIfAbsent(inputIdentity(f), f);
+        }
+        return ids;
+    }
+
     /**
      * The batch form of {@link #check}: every input's outputs ({@code outputsOf}) are distinct
      * from each other's — two inputs with the same stem ({@code a/x.btf}, {@code b/x.ko}) are an
@@ -153,14 +156,8 @@ final class Outputs {
      */
     static void checkBatch(List<Path> inputs, Collection<Path> bases, Function<Path, List<Path>> outputsOf, boolean inPlace) {
         checkStdin(inputs, bases);
-        Map<Object, Path> read = new HashMap<>();
-        for (Path in : inputs) {
-            read.putIfAbsent(inputIdentity(in), in);
-        }
-        Map<Object, Path> baseIds = new HashMap<>();
-        for (Path b : bases) {
-            baseIds.putIfAbsent(inputIdentity(b), b);
-        }
+        Map<Object, Path> read = identities(inputs);
+        Map<Object, Path> baseIds = identities(bases);
         Map<Object, Path> writtenFor = new HashMap<>();
         for (Path in : inputs) {
             for (Path out : outputsOf.apply(in)) {
