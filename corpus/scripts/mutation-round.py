@@ -51,8 +51,31 @@ def seeds():
         for f in sorted(os.listdir(p)):
             if f.endswith((".o", ".exec", ".gz", ".xz", ".zst")):
                 out.append(("object", os.path.join(p, f)))
+    for d in sorted(os.listdir(os.path.join(GOLDEN, "distill")))[:12]:
+        if d.endswith(".split"):
+            out.append(("distsplit", os.path.join(GOLDEN, "distill", d)))
+    # bpftool-style raw text of small inputs, for asm (written once, next to the findings)
+    for t in text_seeds():
+        out.append(("text", t))
     out.append(("vmlinux", os.path.join(GOLDEN, "vmlinux-6.1.0-56-cloud.btf")))
     return out
+
+
+def text_seeds():
+    """Raw-text dumps of a few samples and modules (made with btfkit dump), the asm command's input."""
+    d = os.path.join(tempfile.gettempdir(), "btfkit-mutation-text")
+    os.makedirs(d, exist_ok=True)
+    made = []
+    srcs = [(os.path.join(ROOT, "corpus", "samples", "gcc", "job.o"), []),
+            (os.path.join(ROOT, "corpus", "samples", "bpf", "task_trace.bpf.o"), []),
+            (os.path.join(GOLDEN, "distill", "roles.base"), [])]
+    for src, extra in srcs:
+        t = os.path.join(d, os.path.basename(src) + ".txt")
+        if not os.path.exists(t):
+            with open(t, "wb") as fh:
+                subprocess.run([os.path.join(ROOT, "btfkit"), "dump", src] + extra, stdout=fh, check=True)
+        made.append(t)
+    return made
 
 
 def btf_types(b):
@@ -88,6 +111,32 @@ def mutate_types(b, rng, span):
     else:
         v = rng.choice(INTERESTING32)
     b[p:p + 4] = v.to_bytes(4, "little")
+
+
+def mutate_text(data, rng):
+    """1-4 changes to lines of raw text: a number replaced (ids, sizes, offsets), a line dropped,
+    duplicated or swapped — ids that skip, loop or point past the end."""
+    lines = data.split(b"\n")
+    for _ in range(rng.randint(1, 4)):
+        i = rng.randrange(len(lines))
+        op = rng.randrange(4)
+        if op == 0:
+            words = lines[i].split(b"=")
+            if len(words) > 1:
+                j = rng.randrange(1, len(words))
+                tail = words[j].lstrip(b"0123456789")
+                words[j] = str(rng.choice([0, 1, 2, 3, rng.randrange(100), 0xFFFFFFFF, 2 ** 31])).encode() + tail
+                lines[i] = b"=".join(words)
+        elif op == 1:
+            del lines[i]
+        elif op == 2:
+            lines.insert(i, lines[i])
+        else:
+            k = rng.randrange(len(lines))
+            lines[i], lines[k] = lines[k], lines[i]
+        if not lines:
+            lines = [b""]
+    return b"\n".join(lines)
 
 
 def mutate(data, rng):
@@ -153,6 +202,15 @@ def commands(kind, f, tmp):
         cmds.append(["dump", f, "--base", OTHER_BASE, "-o", o])
     if kind == "object":
         cmds.append(["dedup", f, "--out-format", "elf", "-o", o])
+    if kind == "distsplit":
+        dist = f.rsplit(".", 1)[0] + ".base"   # the golden .base, copied beside the mutated split
+        cmds = [["relocate", f, "--dist-base", dist, "--base", OTHER_BASE, "-o", o],
+                ["relocate", f, "--dist-base", dist, "--base", BASE, "-o", o],
+                ["dump", f, "--base", dist, "-o", o],
+                ["validate", f, "--base", dist]]
+    if kind == "text":
+        cmds = [["asm", f, "-o", o], ["dedup", f, "-o", o], ["dump", f, "--format", "c", "-o", o],
+                ["validate", f], ["stats", f]]
     return cmds
 
 
@@ -163,6 +221,8 @@ def run_one(job):
         f = os.path.join(tmp, "in" + os.path.splitext(seed_path)[1])
         with open(f, "wb") as fh:
             fh.write(data)
+        if kind == "distsplit":
+            shutil.copy(seed_path.rsplit(".", 1)[0] + ".base", os.path.join(tmp, "in.base"))
         cmd = commands(kind, f, tmp)[cmd_index]
         argv = [os.path.join(ROOT, "btfkit")] + cmd
         t0 = time.monotonic()
@@ -237,7 +297,7 @@ def main():
         kind, p = rng.choice(pool)
         if kind == "vmlinux" and rng.random() < 0.8:   # large: fewer of them
             kind, p = rng.choice(pool[:-1])
-        data = mutate(blobs[p], rng)
+        data = mutate_text(blobs[p], rng) if kind == "text" else mutate(blobs[p], rng)
         n = len(commands(kind, "x", "t"))
         jobs.append((i, kind, p, data, rng.randrange(n), a.out))
     counts = collections.Counter()
