@@ -213,6 +213,40 @@ class CoreRelocatorTest {
     }
 
     @Test
+    void splitTargetSearchesItsBaseFirstThenItsOwnTypes() {
+        Btf base = RawTextParser.parse(INTS + """
+                [4] STRUCT 'dup' size=8 vlen=1
+                \t'x' type_id=1 bits_offset=32
+                """, null);
+        Btf split = RawTextParser.parse("""
+                [5] STRUCT 'dup' size=8 vlen=1
+                \t'x' type_id=1 bits_offset=0
+                [6] STRUCT 'absent' size=16 vlen=1
+                \t'x' type_id=1 bits_offset=64
+                """, base);
+        CoreRelocator r = new CoreRelocator(split);
+        ReloResult inBase = r.resolve(LOCAL, LocalRelo.parse(LOCAL, "s", 0, 0, 11, "0:0", ReloKind.FIELD_BYTE_OFFSET.ordinal()));
+        assertEquals(List.of(4), inBase.candidates(), "the module's own 'dup' is not looked at");
+        assertEquals(4, inBase.value());
+        ReloResult inSplit = r.resolve(LOCAL, LocalRelo.parse(LOCAL, "s", 0, 0, 12, "0:0", ReloKind.FIELD_BYTE_OFFSET.ordinal()));
+        assertEquals(List.of(6), inSplit.candidates());
+        assertEquals(8, inSplit.value());
+        assertEquals(6, r.resolve(LOCAL, LocalRelo.parse(LOCAL, "s", 0, 0, 12, "0", ReloKind.TYPE_ID_TARGET.ordinal())).value());
+    }
+
+    @Test
+    void recordsNamingMissingTypesOrStringsAreMalformedInput() {
+        io.btfkit.core.ext.BtfExtInfo relos = new io.btfkit.core.ext.BtfExtInfo.Builder(io.btfkit.core.ext.BtfExtInfo.Kind.CORE_RELO)
+                .section(1).record(0, 9999, 1, 0).build();
+        io.btfkit.core.ext.BtfExt ext = io.btfkit.core.ext.BtfExt.of(
+                io.btfkit.core.ext.BtfExtInfo.absent(io.btfkit.core.ext.BtfExtInfo.Kind.FUNC_INFO),
+                io.btfkit.core.ext.BtfExtInfo.absent(io.btfkit.core.ext.BtfExtInfo.Kind.LINE_INFO), relos);
+        io.btfkit.core.BtfFormatException e = org.junit.jupiter.api.Assertions.assertThrows(
+                io.btfkit.core.BtfFormatException.class, () -> LocalRelo.parseAll(LOCAL, ext));
+        assertTrue(e.getMessage().contains("type id 9999"), e.getMessage());
+    }
+
+    @Test
     void essentialNames() {
         assertEquals(11, TypeOps.essentialNameLength("task_struct___old"));
         assertEquals(5, TypeOps.essentialNameLength("a___b___x"), "the last separator counts");
