@@ -90,5 +90,6 @@ int types(void *ctx)
 	out[22] = __builtin_preserve_enum_value(*(enum bpf_map_type___local *)BPF_MAP_TYPE_RINGBUF___x, 0);
 	out[23] = __builtin_preserve_enum_value(*(enum bpf_map_type___local *)BPF_MAP_TYPE_RINGBUF___x, 1);
 	out[24] = __builtin_preserve_enum_value(*(enum bpf_map_type___local *)BPF_MAP_TYPE_NO_SUCH___x, 0);
+	out[25] = __builtin_preserve_type_info(*(pid_t *)0, 0);                      /* a typedef exists */
 	return 0;
 }

@@ -24,12 +24,12 @@ class CoreCheckTest {
         Cli c = Cli.run("core-check", TestData.sample("bpf/core_reads.bpf.o").toString(), "--btf", TestData.vmlinux618().toString());
         assertEquals(0, c.exit, c.toString());
         List<String> lines = lines(c);
-        assertEquals(26, lines.size(), c.outText());
+        assertEquals(27, lines.size(), c.outText());
         assertTrue(lines.contains("kprobe/do_exit insn #5 byte_off struct task_struct.se.vruntime (0:2:0) -> [114] "
                 + "struct task_struct.se.vruntime (0:19:14) = 248"), c.outText());
         assertTrue(lines.contains("kprobe/do_exit insn #29 field_exists struct task_struct___old.state (0:0) -> no match = 0"));
         assertTrue(lines.contains("kprobe/do_fork insn #10 local_type_id struct task_struct -> local = 5"));
-        assertEquals("25 relocations, 0 unresolved", lines.get(25));
+        assertEquals("26 relocations, 0 unresolved", lines.get(26));
         assertEquals("", c.err);
     }
 

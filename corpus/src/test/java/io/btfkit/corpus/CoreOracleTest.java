@@ -38,23 +38,72 @@ class CoreOracleTest {
     private static final Pattern POISONED = Pattern.compile("relo #(\\d+): substituting insn #(\\d+) w/ invalid insn");
     private static Path harness;
 
+    static Stream<Path> targets() {
+        return Stream.of(TestData.vmlinux618(), TestData.golden("vmlinux-6.1.0-47.btf"), TestData.golden("vmlinux-6.1.0-56.btf"),
+                TestData.golden("vmlinux-6.1.0-56-cloud.btf"));
+    }
+
     static Stream<Arguments> cases() {
-        List<Arguments> out = new ArrayList<>();
-        for (String prog : List.of("task_trace.bpf.o", "net_stats.bpf.o", "core_reads.bpf.o")) {
-            out.add(Arguments.of(prog, TestData.vmlinux618()));
-            for (String g : List.of("vmlinux-6.1.0-47.btf", "vmlinux-6.1.0-56.btf", "vmlinux-6.1.0-56-cloud.btf")) {
-                out.add(Arguments.of(prog, TestData.golden(g)));
-            }
-        }
-        return out.stream();
+        return Stream.of("task_trace.bpf.o", "net_stats.bpf.o", "core_reads.bpf.o")
+                .flatMap(prog -> targets().map(t -> Arguments.of(prog, t)));
     }
 
     @ParameterizedTest(name = "{0} on {1}")
     @MethodSource("cases")
     void sameValuesAsLibbpf(String prog, Path target) throws IOException {
+        compare(TestData.sample("bpf/" + prog), target);
+    }
+
+    /**
+     * clang 14 cannot emit TYPE_MATCHES: core_reads.bpf.o's type_exists records are turned into
+     * type_matches ones (kind 8 → 12 in .BTF.ext: libbpf checks the instruction's immediate
+     * against the local value, which is 1 for both kinds; pid_t matches, task_struct does
+     * not: clang names its 64-bit int 'unsigned long long', the kernel's BTF 'long long unsigned int'), and libbpf asked about that object.
+     */
+    @ParameterizedTest(name = "type_matches on {0}")
+    @MethodSource("targets")
+    void typeMatchesAsLibbpf(Path target, @org.junit.jupiter.api.io.TempDir Path tmp) throws IOException {
+        String prog = "core_reads.bpf.o";
+        byte[] bytes = Files.readAllBytes(TestData.sample("bpf/" + prog));
+        io.btfkit.core.ext.BtfExtInfo info = InputLoader.load(TestData.sample("bpf/" + prog), null).ext().coreRelo();
+        int patched = 0;
+        for (int r = 0; r < info.recordCount(); r++) {
+            io.btfkit.core.ext.BtfExtInfo.CoreRelo c = info.coreRelo(r);
+            if (c.kind() != io.btfkit.core.relo.ReloKind.TYPE_EXISTS.ordinal()) {
+                continue;
+            }
+            java.nio.ByteBuffer want = java.nio.ByteBuffer.allocate(16).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                    .putInt(c.insnOff()).putInt(c.typeId()).putInt(c.accessStrOff()).putInt(c.kind());
+            int at = indexOf(bytes, want.array());
+            assertTrue(at >= 0 && indexOf(java.util.Arrays.copyOfRange(bytes, at + 1, bytes.length), want.array()) < 0);
+            bytes[at + 12] = (byte) io.btfkit.core.relo.ReloKind.TYPE_MATCHES.ordinal();
+            patched++;
+        }
+        assertEquals(3, patched);
+        Path object = tmp.resolve("core_matches.bpf.o");
+        Files.write(object, bytes);
+        String out = compare(object, target);
+        assertTrue(out.contains("relo #9 insn #25 = 1"), out); // pid_t matches
+
+    }
+
+    private static int indexOf(byte[] hay, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= hay.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (hay[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
+    }
+
+    /** Compares btfkit with libbpf on one object and target; returns btfkit's outcomes. */
+    private static String compare(Path object, Path target) throws IOException {
         Assumptions.assumeTrue(Files.exists(target), "skipped: " + target + " missing");
         Path oracle = harness();
-        Path object = TestData.sample("bpf/" + prog);
         String log = new String(TestData.run(List.of(oracle.toString(), object.toString(), target.toString())),
                 StandardCharsets.UTF_8);
         assertTrue(log.contains("core_oracle: load"), log);
@@ -75,6 +124,7 @@ class CoreOracleTest {
         btfkit.sort(null);
         assertTrue(!btfkit.isEmpty());
         assertEquals(libbpf, btfkit, log);
+        return btfkit.toString();
     }
 
     /** One line per relocation, sorted ("relo #N insn #K = V"; libbpf numbers relocations per program). */
