@@ -86,16 +86,17 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         RelocateCommand.class,
         PermuteCommand.class,
         DiffCommand.class,
+        CoreCheckCommand.class,
         CommandLine.HelpCommand.class,
         picocli.AutoComplete.GenerateCompletion.class,
     };
 
     /**
      * Their names, as their {@code @Command} annotations say (checked by a test): reading the
-     * annotations of all thirteen classes costs start-up time a one-command run need not pay.
+     * annotations of all fourteen classes costs start-up time a one-command run need not pay.
      */
     static final String[] NAMES = {
-        "dump", "convert", "asm", "stats", "validate", "dedup", "link", "distill", "relocate", "permute", "diff",
+        "dump", "convert", "asm", "stats", "validate", "dedup", "link", "distill", "relocate", "permute", "diff", "core-check",
         "help", "generate-completion",
     };
 
