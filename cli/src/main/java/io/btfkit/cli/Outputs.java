@@ -58,7 +58,7 @@ final class Outputs {
     /** Marks btfkit's temporary files: {@code .NAME.btfkit-tmp.PID.N}. */
     static final String TMP_MARK = ".btfkit-tmp.";
 
-    private static final long PID = ProcessHandle.current().pid();
+    private static final long PID = currentPid();
     private static final Set<Path> PENDING = ConcurrentHashMap.newKeySet();
     private static final Set<Path> SWEPT = ConcurrentHashMap.newKeySet();
     private static final AtomicLong SEQ = new AtomicLong();
@@ -498,10 +498,12 @@ final class Outputs {
         if (dir == null || !SWEPT.add(dir)) {
             return;
         }
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "*" + TMP_MARK + "*")) {
+        // a plain filter, not a glob: a glob compiles a regex, a cost every run would pay
+        DirectoryStream.Filter<Path> ours = f -> f.getFileName().toString().contains(TMP_MARK);
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, ours)) {
             for (Path f : ds) {
                 long pid = pidOf(f.getFileName().toString());
-                if (pid > 0 && pid != PID && ProcessHandle.of(pid).isEmpty()) {
+                if (pid > 0 && pid != PID && !alive(pid)) {
                     try {
                         Files.deleteIfExists(f);
                     } catch (IOException e) {
@@ -520,11 +522,46 @@ final class Outputs {
         if (!name.startsWith(".") || at < 0) {
             return -1;
         }
-        String[] rest = name.substring(at + TMP_MARK.length()).split("\\.", -1);
-        if (rest.length != 2 || !rest[0].matches("[0-9]{1,18}") || !rest[1].matches("[0-9]{1,18}")) {
+        String rest = name.substring(at + TMP_MARK.length());
+        int dot = rest.indexOf('.');
+        if (dot < 0 || !digits(rest, 0, dot) || !digits(rest, dot + 1, rest.length())) {
             return -1;
         }
-        return Long.parseLong(rest[0]);
+        return Long.parseLong(rest, 0, dot, 10);
+    }
+
+    /** 1 to 18 ASCII digits in {@code s[from, to)}. */
+    private static boolean digits(String s, int from, int to) {
+        if (to - from < 1 || to - from > 18) {
+            return false;
+        }
+        for (int i = from; i < to; i++) {
+            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * This process's id from /proc/self (ProcessHandle would start its class's machinery, a
+     * thread pool among it, for every run: measurable in a 0.1 s command); ProcessHandle where
+     * there is no /proc.
+     */
+    private static long currentPid() {
+        try {
+            return Long.parseLong(Files.readSymbolicLink(Path.of("/proc/self")).toString());
+        } catch (IOException | NumberFormatException | UnsupportedOperationException e) {
+            return ProcessHandle.current().pid();
+        }
+    }
+
+    /** Whether process {@code pid} exists (/proc/PID; ProcessHandle where there is no /proc). */
+    private static boolean alive(long pid) {
+        if (Files.isDirectory(Path.of("/proc/self"))) {
+            return Files.exists(Path.of("/proc/" + pid));
+        }
+        return ProcessHandle.of(pid).isPresent();
     }
 
     /** Creates the batch output directory if needed. */
