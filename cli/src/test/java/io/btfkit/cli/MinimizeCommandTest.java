@@ -9,6 +9,8 @@ import io.btfkit.core.TestData;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tukaani.xz.LZMA2Options;
@@ -46,6 +48,28 @@ class MinimizeCommandTest {
         assertEquals(0, Cli.run("minimize", TestData.golden("vmlinux-6.1.0-47.btf").toString(), "-o", a.toString(), TASK_TRACE).exit);
         assertEquals(0, Cli.run("minimize", xz.toString(), "-o", b.toString(), TASK_TRACE).exit);
         assertArrayEquals(TestData.bytes(a), TestData.bytes(b));
+    }
+
+    /** vmlinux + module joined by link --standalone, then minimized: the same bytes as bpftool on that blob. */
+    @Test
+    void anAllInOneBlobFromLinkMatchesBpftool() {
+        Path bpftool = TestData.requireTool("bpftool");
+        Path blob = tmp.resolve("all.btf");
+        Cli link = Cli.run("link", "--base", TestData.golden("vmlinux-6.1.0-56.btf").toString(), "--standalone",
+                TestData.golden("modules/roles.btf").toString(), "-o", blob.toString());
+        assertEquals(0, link.exit, link.toString());
+        String[] progs = {TASK_TRACE, TestData.sample("bpf/net_stats.bpf.o").toString(), TestData.sample("bpf/core_reads.bpf.o").toString()};
+        Path ref = tmp.resolve("ref.btf");
+        Path out = tmp.resolve("min.btf");
+        List<String> cmd = new ArrayList<>(List.of(bpftool.toString(), "gen", "min_core_btf",
+                blob.toString(), ref.toString()));
+        cmd.addAll(List.of(progs));
+        TestData.run(cmd);
+        List<String> args = new ArrayList<>(List.of("minimize", blob.toString(), "-o", out.toString()));
+        args.addAll(List.of(progs));
+        Cli c = Cli.run(args.toArray(String[]::new));
+        assertEquals(0, c.exit, c.toString());
+        assertArrayEquals(TestData.bytes(ref), TestData.bytes(out));
     }
 
     @Test
