@@ -25,6 +25,16 @@ public final class Minimizer {
     private final BitSet types = new BitSet();
     /** Marked member indices per struct/union id. */
     private final Map<Integer, BitSet> members = new HashMap<>();
+    /**
+     * Types already walked, per walk and flag: marking again adds nothing, and skipping the
+     * repeat keeps a walk linear on shared (or, in broken BTF, cyclic) references.
+     */
+    private final BitSet walked = new BitSet();
+    private final BitSet walkedFollowing = new BitSet();
+    private final BitSet matched = new BitSet();
+    private final BitSet matchedBehindPointer = new BitSet();
+    /** Deepest reference chain walked; deeper is refused, never a stack overflow. */
+    static final int MAX_DEPTH = 1000;
 
     public Minimizer(Btf target) {
         if (target.isSplit()) {
@@ -52,18 +62,18 @@ public final class Minimizer {
         if (kind.isFieldBased()) {
             recordField(spec);
         } else if (kind == ReloKind.TYPE_MATCHES) {
-            markMatch(spec.rootTypeId(), false);
+            markMatch(spec.rootTypeId(), false, 0);
         } else if (kind.isTypeBased()) {
-            mark(spec.rootTypeId(), true);
+            mark(spec.rootTypeId(), true, 0);
         } else {
-            mark(spec.rootTypeId(), false); // enum value relocations: the whole enum
+            mark(spec.rootTypeId(), false, 0); // enum value relocations: the whole enum
         }
     }
 
     /** Root type, then each struct/union member on the raw path and its type (not behind pointers). */
     private void recordField(CoreSpec spec) throws BtfException {
         int id = spec.rootTypeId();
-        mark(id, false);
+        mark(id, false, 0);
         int[] raw = spec.rawSpec();
         for (int i = 1; i < raw.length; i++) {
             id = skipModsAndTypedefs(id);
@@ -71,17 +81,18 @@ public final class Minimizer {
             if (Kind.isComposite(k)) {
                 members.computeIfAbsent(id, x -> new BitSet()).set(raw[i]);
                 id = target.type(id).members().get(raw[i]).type();
-                mark(id, false);
+                mark(id, false, 0);
             } else if (k == Kind.ARRAY) {
                 id = target.type(id).array().type();
             } else {
-                throw new BtfException("[" + id + "] " + Kind.name(k) + ": unsupported kind on a field path");
+                throw new BtfException("target type [" + id + "] " + Kind.name(k) + ": unsupported kind on a field path");
             }
         }
     }
 
-    private int skipModsAndTypedefs(int id) {
-        while (true) {
+    private int skipModsAndTypedefs(int id) throws BtfException {
+        for (int depth = 0;; depth++) {
+            checkDepth(id, depth);
             int k = target.kind(id);
             if (k != Kind.CONST && k != Kind.VOLATILE && k != Kind.RESTRICT && k != Kind.TYPE_TAG && k != Kind.TYPEDEF) {
                 return id;
@@ -91,30 +102,33 @@ public final class Minimizer {
     }
 
     /** A type and what it needs: modifier/typedef targets, array element and index, prototype types; pointees only when asked. */
-    private void mark(int id, boolean followPointers) throws BtfException {
-        if (id == 0) {
+    private void mark(int id, boolean followPointers, int depth) throws BtfException {
+        BitSet seen = followPointers ? walkedFollowing : walked;
+        if (id == 0 || seen.get(id)) {
             return;
         }
+        checkDepth(id, depth);
+        seen.set(id);
         types.set(id);
         int k = target.kind(id);
         switch (k) {
             case Kind.INT, Kind.FLOAT, Kind.ENUM, Kind.ENUM64, Kind.STRUCT, Kind.UNION -> { }
             case Kind.PTR -> {
                 if (followPointers) {
-                    mark(target.sizeOrType(id), true);
+                    mark(target.sizeOrType(id), true, depth + 1);
                 }
             }
-            case Kind.CONST, Kind.VOLATILE, Kind.RESTRICT, Kind.TYPEDEF -> mark(target.sizeOrType(id), followPointers);
+            case Kind.CONST, Kind.VOLATILE, Kind.RESTRICT, Kind.TYPEDEF -> mark(target.sizeOrType(id), followPointers, depth + 1);
             case Kind.ARRAY -> {
                 BtfType.Array a = target.type(id).array();
-                mark(a.type(), followPointers);
-                mark(a.indexType(), followPointers);
+                mark(a.type(), followPointers, depth + 1);
+                mark(a.indexType(), followPointers, depth + 1);
             }
             case Kind.FUNC_PROTO -> {
                 BtfType t = target.type(id);
-                mark(t.typeId(), followPointers);
+                mark(t.typeId(), followPointers, depth + 1);
                 for (BtfType.Param p : t.params()) {
-                    mark(p.type(), followPointers);
+                    mark(p.type(), followPointers, depth + 1);
                 }
             }
             default -> throw unsupported(id, k);
@@ -125,10 +139,13 @@ public final class Minimizer {
      * {@code type_matches}: the type with all members, recursively, but composites reached
      * through a pointer keep no members.
      */
-    private void markMatch(int id, boolean behindPointer) throws BtfException {
-        if (id == 0) {
+    private void markMatch(int id, boolean behindPointer, int depth) throws BtfException {
+        BitSet seen = behindPointer ? matchedBehindPointer : matched;
+        if (id == 0 || seen.get(id)) {
             return;
         }
+        checkDepth(id, depth);
+        seen.set(id);
         types.set(id);
         int k = target.kind(id);
         switch (k) {
@@ -139,30 +156,36 @@ public final class Minimizer {
                     BitSet bits = members.computeIfAbsent(id, x -> new BitSet());
                     for (int i = 0; i < ms.size(); i++) {
                         bits.set(i);
-                        markMatch(ms.get(i).type(), false);
+                        markMatch(ms.get(i).type(), false, depth + 1);
                     }
                 }
             }
-            case Kind.CONST, Kind.VOLATILE, Kind.RESTRICT, Kind.TYPEDEF, Kind.FWD -> markMatch(target.sizeOrType(id), behindPointer);
-            case Kind.PTR -> markMatch(target.sizeOrType(id), true);
+            case Kind.CONST, Kind.VOLATILE, Kind.RESTRICT, Kind.TYPEDEF, Kind.FWD -> markMatch(target.sizeOrType(id), behindPointer, depth + 1);
+            case Kind.PTR -> markMatch(target.sizeOrType(id), true, depth + 1);
             case Kind.ARRAY -> {
                 BtfType.Array a = target.type(id).array();
-                markMatch(a.type(), false);
-                markMatch(a.indexType(), false);
+                markMatch(a.type(), false, depth + 1);
+                markMatch(a.indexType(), false, depth + 1);
             }
             case Kind.FUNC_PROTO -> {
                 BtfType t = target.type(id);
-                markMatch(t.typeId(), false);
+                markMatch(t.typeId(), false, depth + 1);
                 for (BtfType.Param p : t.params()) {
-                    markMatch(p.type(), false);
+                    markMatch(p.type(), false, depth + 1);
                 }
             }
             default -> throw unsupported(id, k);
         }
     }
 
+    private static void checkDepth(int id, int depth) throws BtfException {
+        if (depth > MAX_DEPTH) {
+            throw new BtfException("target type [" + id + "]: type references nested deeper than " + MAX_DEPTH);
+        }
+    }
+
     private static BtfException unsupported(int id, int kind) {
-        return new BtfException("[" + id + "] " + Kind.name(kind) + ": kind not supported by minimize (as bpftool's gen min_core_btf)");
+        return new BtfException("target type [" + id + "] " + Kind.name(kind) + ": kind not supported by minimize (as bpftool's gen min_core_btf)");
     }
 
     /** Number of types marked so far. */
