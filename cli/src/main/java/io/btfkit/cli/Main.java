@@ -87,6 +87,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         PermuteCommand.class,
         DiffCommand.class,
         CoreCheckCommand.class,
+        MinimizeCommand.class,
         CommandLine.HelpCommand.class,
         picocli.AutoComplete.GenerateCompletion.class,
     };
@@ -96,7 +97,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
      * annotations of all fourteen classes costs start-up time a one-command run need not pay.
      */
     static final String[] NAMES = {
-        "dump", "convert", "asm", "stats", "validate", "dedup", "link", "distill", "relocate", "permute", "diff", "core-check",
+        "dump", "convert", "asm", "stats", "validate", "dedup", "link", "distill", "relocate", "permute", "diff", "core-check", "minimize",
         "help", "generate-completion",
     };
 

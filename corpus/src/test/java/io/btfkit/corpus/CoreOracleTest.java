@@ -63,6 +63,14 @@ class CoreOracleTest {
     @ParameterizedTest(name = "type_matches on {0}")
     @MethodSource("targets")
     void typeMatchesAsLibbpf(Path target, @org.junit.jupiter.api.io.TempDir Path tmp) throws IOException {
+        Path object = withTypeMatches(tmp);
+        String out = compare(object, target);
+        assertTrue(out.contains("relo #9 insn #25 = 1"), out); // pid_t matches
+
+    }
+
+    /** core_reads.bpf.o with its three type_exists records turned into type_matches ones, written in {@code dir}. */
+    static Path withTypeMatches(Path dir) throws IOException {
         String prog = "core_reads.bpf.o";
         byte[] bytes = Files.readAllBytes(TestData.sample("bpf/" + prog));
         io.btfkit.core.ext.BtfExtInfo info = InputLoader.load(TestData.sample("bpf/" + prog), null).ext().coreRelo();
@@ -80,11 +88,9 @@ class CoreOracleTest {
             patched++;
         }
         assertEquals(3, patched);
-        Path object = tmp.resolve("core_matches.bpf.o");
+        Path object = dir.resolve("core_matches.bpf.o");
         Files.write(object, bytes);
-        String out = compare(object, target);
-        assertTrue(out.contains("relo #9 insn #25 = 1"), out); // pid_t matches
-
+        return object;
     }
 
     private static int indexOf(byte[] hay, byte[] needle) {
