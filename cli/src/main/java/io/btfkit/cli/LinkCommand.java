@@ -50,7 +50,7 @@ final class LinkCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "OUT", required = true)
     Path output;
 
-    @Option(names = "--standalone", description = "with --base: one self-contained BTF holding the base and every input")
+    @Option(names = "--standalone", description = "with --base: one self-contained BTF holding the base and every input (with --no-dedup: end to end, nothing merged)")
     boolean standalone;
 
     @Option(names = "--no-dedup", description = "only concatenate (btf__add_btf), do not deduplicate")
@@ -125,7 +125,7 @@ final class LinkCommand implements Callable<Integer> {
         timer.lap("read inputs");
         DedupResult r;
         if (standalone) {
-            r = Deduplicator.linkStandalone(baseBtf, btfs);
+            r = noDedup ? Deduplicator.concatenateStandalone(baseBtf, btfs) : Deduplicator.linkStandalone(baseBtf, btfs);
             units.addFirst(base, baseBtf);
         } else {
             BaseIndex index = baseBtf == null ? null : BaseIndex.of(baseBtf);

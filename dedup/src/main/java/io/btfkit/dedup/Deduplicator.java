@@ -80,6 +80,17 @@ public final class Deduplicator {
         return run(all, null, null, Options.WHOLE);
     }
 
+    /**
+     * One standalone BTF holding {@code base} and then every input (split on {@code base}), types
+     * appended as they are: {@code link --standalone --no-dedup}.
+     */
+    public static DedupResult concatenateStandalone(Btf base, List<Btf> splitInputs) {
+        List<Btf> all = new java.util.ArrayList<>();
+        all.add(base);
+        all.addAll(splitInputs);
+        return concatenate(all, null);
+    }
+
     /** Concatenates inputs without deduplicating types (libbpf {@code btf__add_btf} only). */
     public static DedupResult concatenate(List<Btf> inputs, BaseIndex base) {
         Merger.Merged m = Merger.merge(inputs, base == null ? null : base.base());
