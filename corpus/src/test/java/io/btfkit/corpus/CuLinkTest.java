@@ -99,6 +99,45 @@ class CuLinkTest {
     }
 
     /**
+     * On the reference split, every type btfkit keeps beyond libbpf's link of the same units
+     * reaches a declaration btfkit kept, and no such declaration has evidence: no named type of
+     * its unit that another unit holds with a full type at the declaration's place
+     * ({@link LibbpfExcess}; libbpf resolves them by its one pick per name).
+     */
+    @Test
+    void referenceSplitKeepsBeyondLibbpfOnlyWhatNoInputProves() throws Exception {
+        Path btfref = TestData.requireTool("btfref");
+        Btf vmlinux = BtfReader.read(TestData.bytes(TestData.vmlinux618()));
+        List<CuSplitter.Unit> units = new CuSplitter(vmlinux, UNITS, 2, 0.3, CuSplitter.Roots.REFERENCE).split();
+        List<Btf> inputs = new ArrayList<>();
+        units.forEach(u -> inputs.add(u.btf()));
+        DedupResult r = Deduplicator.link(inputs, null, Deduplicator.Options.LINK);
+        Path dir = Files.createTempDirectory("btfkit-units-");
+        try {
+            List<String> cmd = new ArrayList<>(List.of(btfref.toString(), "dedup", "-o", dir.resolve("out.btf").toString()));
+            for (int i = 0; i < inputs.size(); i++) {
+                Path f = dir.resolve(String.format("u%03d.btf", i));
+                Files.write(f, BtfWriter.write(inputs.get(i)));
+                cmd.add(f.toString());
+            }
+            TestData.run(cmd);
+            Btf libbpf = BtfReader.read(Files.readAllBytes(dir.resolve("out.btf")));
+            LibbpfExcess.Report rep = LibbpfExcess.analyse(vmlinux, units, r, libbpf);
+            System.err.println("CuLinkTest reference split against libbpf: " + rep);
+            assertEquals(0, rep.unexplained(), String.join("\n", rep.details()));
+            assertEquals(0, rep.withEvidence(), String.join("\n", rep.details()));
+            assertTrue(rep.btfkitTypes() == rep.libbpfTypes() || rep.keptDeclarations() > 0, rep.toString());
+        } finally {
+            try (var s = Files.list(dir)) {
+                for (Path p : s.toList()) {
+                    Files.delete(p);
+                }
+            }
+            Files.delete(dir);
+        }
+    }
+
+    /**
      * Partitioning in parts (one per core, references between them through placeholders, found
      * among the redirected declarations) gives the bytes of partitioning everything at once.
      */

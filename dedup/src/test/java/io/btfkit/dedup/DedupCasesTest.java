@@ -588,6 +588,123 @@ class DedupCasesTest {
         assertTrue(old == 6 || old == 9, "libbpf: " + old);
     }
 
+    // "libbpf guesses here": the shapes of all the types btfkit keeps beyond libbpf on the
+    // 300-unit reference splits of vmlinux 6.18 (docs/DEDUP.md, LibbpfExcess). A unit that only
+    // declares 's' carries the same bytes whichever 's' it means, so a declaration is provable
+    // only through a named type above it that another unit holds with the full 's' at that
+    // place. In these units none does: 'g' is in one unit only, or nothing named reaches the
+    // declaration, or the unit defines the other 's' itself. libbpf merges all FWD 's' into one
+    // before it compares structs, and resolves them together to whichever 's' the first
+    // pairing of some struct shows: here an 'h' of two other units, which says nothing of 'g'.
+
+    /** Only the one-unit function 'g' reaches the declaration (seed 1: 'dwc_caps' and 'dma_chan'). */
+    static final String GUESS_G = """
+            [1] FUNC 'g' type_id=2 linkage=static
+            [2] FUNC_PROTO '(anon)' ret_type_id=0 vlen=1
+            \t'p' type_id=3
+            [3] PTR '(anon)' type_id=4
+            [4] FWD 's' fwd_kind=struct
+            """;
+    /** Nothing named reaches it: a pointer the unit holds alone (seed 1: a 'console' pointer). */
+    static final String GUESS_POINTER = """
+            [1] PTR '(anon)' type_id=2
+            [2] FWD 's' fwd_kind=struct
+            """;
+    /** The unit defines the 8-byte 's' and declares another (seed 5: 'nbcon_alloc' and 'console'). */
+    static final String GUESS_G_BESIDE_ITS_OWN = """
+            [1] FUNC 'g' type_id=2 linkage=static
+            [2] FUNC_PROTO '(anon)' ret_type_id=0 vlen=1
+            \t'p' type_id=3
+            [3] PTR '(anon)' type_id=4
+            [4] FWD 's' fwd_kind=struct
+            [5] STRUCT 's' size=8 vlen=1
+            \t'b' type_id=6 bits_offset=0
+            [6] INT 'long' size=8 bits_offset=0 nr_bits=64 encoding=SIGNED
+            """;
+    /** 'h' declaring 's': with GUARD_B's 'h' (the 4-byte 's'), it is proven the 4-byte one. */
+    static final String H_DECLARES_S = """
+            [1] STRUCT 'h' size=8 vlen=1
+            \t'p' type_id=2 bits_offset=0
+            [2] PTR '(anon)' type_id=3
+            [3] FWD 's' fwd_kind=struct
+            """;
+    static final String H_HOLDS_EIGHT_BYTE_S = """
+            [1] STRUCT 'h' size=8 vlen=1
+            \t'p' type_id=2 bits_offset=0
+            [2] PTR '(anon)' type_id=3
+            [3] STRUCT 's' size=8 vlen=1
+            \t'b' type_id=4 bits_offset=0
+            [4] INT 'long' size=8 bits_offset=0 nr_bits=64 encoding=SIGNED
+            """;
+    static final String FOUR_BYTE_S = """
+            [1] STRUCT 's' size=4 vlen=1
+            \t'a' type_id=2 bits_offset=0
+            [2] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+            """;
+
+    @Test
+    void aDeclarationOnlyAOneUnitFunctionReachesStays() {
+        // B's declaration is proven (its 'h' is C's), g's is not: 10 types, libbpf 8
+        assertEquals(text("""
+                [1] FUNC 'g' type_id=2 linkage=static
+                [2] FUNC_PROTO '(anon)' ret_type_id=0 vlen=1
+                \t'p' type_id=3
+                [3] PTR '(anon)' type_id=4
+                [4] FWD 's' fwd_kind=struct
+                [5] STRUCT 'h' size=8 vlen=1
+                \t'p' type_id=6 bits_offset=0
+                [6] PTR '(anon)' type_id=7
+                [7] STRUCT 's' size=4 vlen=1
+                \t'a' type_id=8 bits_offset=0
+                [8] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [9] STRUCT 's' size=8 vlen=1
+                \t'b' type_id=10 bits_offset=0
+                [10] INT 'long' size=8 bits_offset=0 nr_bits=64 encoding=SIGNED
+                """), link(GUESS_G, GUARD_B, H_DECLARES_S, EIGHT_BYTE_S));
+        // the same unit beside an 'h' of the 8-byte 's': still kept
+        assertTrue(link(GUESS_G, H_HOLDS_EIGHT_BYTE_S, H_DECLARES_S, FOUR_BYTE_S).contains("[4] FWD 's'"));
+        // nothing named above it, or the unit's own other 's' beside it: kept
+        assertEquals(8, parse(link(GUESS_POINTER, GUARD_B, H_DECLARES_S, EIGHT_BYTE_S)).ownTypeCount());
+        assertTrue(link(GUESS_G_BESIDE_ITS_OWN, GUARD_B, H_DECLARES_S).contains("[4] FWD 's'"));
+    }
+
+    /**
+     * What libbpf's output gives the declaration of unit 'g' (or the lone pointer) as: the
+     * pointed-to type's kind and size.
+     */
+    private static String libbpfTakes(String libbpfText) {
+        Btf out = parse(libbpfText);
+        int ptr = out.findByName("g", io.btfkit.core.Kind.FUNC);
+        if (ptr > 0) {
+            int proto = out.sizeOrType(ptr);
+            int[] w = out.words();
+            ptr = w[io.btfkit.core.TypeRefs.typeIdSlot(w, out.startOf(proto), 1)];
+        } else {
+            ptr = out.findByName("", io.btfkit.core.Kind.PTR);
+        }
+        int target = out.sizeOrType(ptr);
+        return io.btfkit.core.Kind.name(out.kind(target)) + (out.kind(target) == io.btfkit.core.Kind.FWD ? ""
+                : " size=" + out.sizeOrType(target));
+    }
+
+    @Test
+    void libbpfGuessesADeclarationFromAnotherUnitsStruct() throws java.io.IOException {
+        java.nio.file.Path btfref = io.btfkit.core.TestData.btfref();
+        org.junit.jupiter.api.Assumptions.assumeTrue(btfref != null, "skipped: btfref (libbpf helper) not available");
+        // GUESS_G is the same bytes in both links; libbpf's 's' for it follows the other units' 'h'
+        String four = libbpfLink(btfref, GUESS_G, GUARD_B, H_DECLARES_S, EIGHT_BYTE_S);
+        String eight = libbpfLink(btfref, GUESS_G, H_HOLDS_EIGHT_BYTE_S, H_DECLARES_S, FOUR_BYTE_S);
+        assertEquals("STRUCT size=4", libbpfTakes(four), four);
+        assertEquals("STRUCT size=8", libbpfTakes(eight), eight);
+        assertEquals(8, parse(four).ownTypeCount(), four);
+        // a pointer nothing names, and a unit beside its own other 's': the same pick
+        assertEquals("STRUCT size=4", libbpfTakes(libbpfLink(btfref, GUESS_POINTER, GUARD_B, H_DECLARES_S, EIGHT_BYTE_S)));
+        assertEquals("STRUCT size=4", libbpfTakes(libbpfLink(btfref, GUESS_G_BESIDE_ITS_OWN, GUARD_B, H_DECLARES_S)));
+        // without the pairing 'h' libbpf keeps the declaration too (1.1's unique-name pass
+        // finds two definitions of 's')
+        assertEquals("FWD", libbpfTakes(libbpfLink(btfref, GUESS_G, GUARD_B, EIGHT_BYTE_S)));
+    }
+
     private static String splitDedup(String base, String split) {
         Btf b = parse(base);
         return RawTextPrinter.toText(Deduplicator.dedup(RawTextParser.parse(text(split), b)).btf());
