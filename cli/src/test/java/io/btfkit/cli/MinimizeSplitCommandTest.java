@@ -107,6 +107,39 @@ class MinimizeSplitCommandTest {
         assertEquals(24, TestData.bytes(tmp.resolve("roles.ko.s")).length);
     }
 
+    /**
+     * A module carrying a distilled base (.BTF.base) is relocated onto --base first, as the kernel
+     * does when it loads it: the bytes of the module without one; one that does not map is exit 1.
+     */
+    @Test
+    void aModuleWithADistilledBaseIsRelocatedOntoTheBaseFirst() {
+        Path ko = TestData.sample("ko/roles.ko");
+        Path distilled = tmp.resolve("roles.distilled.ko");
+        Cli d = Cli.run("distill", ko.toString(), "--base", vmlinux, "--out-format", "elf", "-o", distilled.toString());
+        assertEquals(0, d.exit, d.toString());
+        for (Path in : new Path[] {ko, distilled}) {
+            String n = in.getFileName().toString();
+            Cli c = Cli.run("minimize", in.toString(), "--base", vmlinux, "-o", tmp.resolve(n + ".s").toString(),
+                    "--base-out", tmp.resolve(n + ".b").toString(), TASK_TRACE);
+            assertEquals(0, c.exit, c.toString());
+        }
+        assertArrayEquals(TestData.bytes(tmp.resolve("roles.ko.b")), TestData.bytes(tmp.resolve("roles.distilled.ko.b")));
+        assertArrayEquals(TestData.bytes(tmp.resolve("roles.ko.s")), TestData.bytes(tmp.resolve("roles.distilled.ko.s")));
+        assertTrue(TestData.bytes(tmp.resolve("roles.ko.b")).length > 100, "task_trace's vmlinux types are in the minimal base");
+
+        Path out = tmp.resolve("out.btf");
+        Cli noBase = Cli.run("minimize", distilled.toString(), "-o", out.toString(), TASK_TRACE);
+        assertEquals(2, noBase.exit, noBase.toString());
+        assertEquals("btfkit: " + distilled + ": carries a distilled base (.BTF.base): give the vmlinux BTF it is loaded on with --base\n",
+                noBase.err);
+        String other = TestData.golden("vmlinux-6.1.0-47.btf").toString();
+        Cli noMap = Cli.run("minimize", distilled.toString(), "--base", other, "--standalone", "-o", out.toString(), TASK_TRACE);
+        assertEquals(1, noMap.exit, noMap.toString());
+        assertTrue(noMap.err.startsWith("btfkit: " + distilled + ": its distilled base does not map onto " + other + ": cannot relocate"),
+                noMap.err);
+        assertFalse(Files.exists(out));
+    }
+
     @Test
     void usageErrorsAreExitTwoAndWriteNothing() {
         Path out = tmp.resolve("out.btf");
