@@ -33,8 +33,8 @@ import picocli.CommandLine.Parameters;
         footer = {"", "Examples:",
             "  btfkit minimize vmlinux.btf -o min.btf prog.bpf.o",
             "  btfkit minimize /sys/kernel/btf/vmlinux -o min.btf a.bpf.o b.bpf.o",
-            "  btfkit minimize mlx4_core.ko --base vmlinux.btf -o min.split.btf --base-out min.base.btf prog.bpf.o",
-            "  btfkit minimize mlx4_core.ko --base vmlinux.btf --standalone -o min.btf prog.bpf.o"})
+            "  btfkit minimize mod.ko -B vmlinux.btf -o m.btf --base-out m.base.btf p.bpf.o",
+            "  btfkit minimize mod.ko -B vmlinux.btf --standalone -o m.btf p.bpf.o"})
 final class MinimizeCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "TARGET", description = "the kernel's BTF: raw, ELF, compressed, or a link --standalone blob;"
             + " or a module's split BTF (with --base)")

@@ -79,6 +79,13 @@ class MinimizeSplitCommandTest {
         Cli st = Cli.run("minimize", mlx4, "--base-btf", vmlinux, "--standalone", "-o", one.toString(), MODULE_READS, TASK_TRACE);
         assertEquals(0, st.exit, st.toString());
         assertArrayEquals(TestData.bytes(one), RawJoin.join(TestData.bytes(base), TestData.bytes(split)));
+        // --standalone on a standalone target changes nothing
+        Path plain = tmp.resolve("plain.btf");
+        Path flagged = tmp.resolve("flagged.btf");
+        String v47 = TestData.golden("vmlinux-6.1.0-47.btf").toString();
+        assertEquals(0, Cli.run("minimize", v47, "-o", plain.toString(), TASK_TRACE).exit);
+        assertEquals(0, Cli.run("minimize", v47, "--standalone", "-o", flagged.toString(), TASK_TRACE).exit);
+        assertArrayEquals(TestData.bytes(plain), TestData.bytes(flagged));
         Cli onOne = Cli.run("core-check", MODULE_READS, "--btf", one.toString());
         assertEquals(withoutIds(Cli.run("core-check", MODULE_READS, "--btf", mlx4, "--base", vmlinux).outText()), withoutIds(onOne.outText()));
     }
