@@ -119,6 +119,76 @@ class MinimizeSplitTest {
         assertEquals(RawTextPrinter.toText(pair.split()), dumped);
     }
 
+    /**
+     * libbpf as the oracle (CoreOracleTest's harness, btf_custom_path): module_reads.bpf.o on the
+     * minimized standalone BTF gets from libbpf what btfkit gives it on the minimal pair, value for
+     * value (the two number types alike, so target type ids included); on the all-in-one blob of
+     * vmlinux + mlx4_core, what btfkit gives it on the full split pair (the blob's dedup numbers
+     * types differently: a target type id is compared by the type's name and kind).
+     */
+    @org.junit.jupiter.api.Test
+    void libbpfResolvesTheBlobsAsBtfkitResolvesThePairs(@TempDir Path tmp) throws IOException {
+        Path oracle = CoreOracleTest.harness();
+        Btf split = module("mlx4_core");
+        Path object = TestData.sample("bpf/module_reads.bpf.o");
+        Btf all = Deduplicator.linkStandalone(split.base(), List.of(split)).btf();
+        Path blob = Files.write(tmp.resolve("all.btf"), BtfWriter.write(all));
+        Minimizer m = marked(split, List.of(object));
+        Path min = Files.write(tmp.resolve("min.btf"), BtfWriter.write(m.build()));
+        MinimalBtf.Split pair = m.buildSplit();
+        Btf minPair = BtfReader.read(BtfWriter.write(pair.split()), BtfReader.read(BtfWriter.write(pair.base())));
+
+        assertEquals(libbpf(oracle, object, min), outcomes(minPair, object, null));
+        List<String> onFull = outcomes(split, object, split);
+        assertEquals(14, onFull.size());
+        assertTrue(onFull.stream().noneMatch(x -> x.endsWith("poison")), onFull.toString());
+        List<String> libbpfOnBlob = libbpf(oracle, object, blob).stream()
+                .map(x -> x.startsWith(targetIdRelo(object)) ? x.replaceAll("= (\\d+)$", "") + "= " + typeName(all, x) : x)
+                .sorted().toList();
+        assertEquals(libbpfOnBlob, onFull);
+    }
+
+    private static List<String> libbpf(Path oracle, Path object, Path target) {
+        String log = new String(TestData.run(List.of(oracle.toString(), object.toString(), target.toString())), StandardCharsets.UTF_8);
+        assertTrue(log.contains("core_oracle: load"), log);
+        return CoreOracleTest.libbpfOutcomes(log);
+    }
+
+    /** "relo #N insn #K " of the object's one target_type_id relocation. */
+    private static String targetIdRelo(Path object) {
+        LoadedInput in = InputLoader.load(object, null);
+        List<io.btfkit.core.relo.LocalRelo> ids = io.btfkit.core.relo.LocalRelo.parseAll(in.btf(), in.ext()).stream()
+                .filter(r -> r.kind() == ReloKind.TYPE_ID_TARGET).toList();
+        assertEquals(1, ids.size());
+        return "relo #" + ids.get(0).index() + " insn #" + ids.get(0).insnIndex() + " ";
+    }
+
+    private static String typeName(Btf btf, String outcome) {
+        int id = Integer.parseInt(outcome.replaceAll(".*= (\\d+)$", "$1"));
+        return Kind.name(btf.kind(id)) + " " + btf.name(id);
+    }
+
+    /**
+     * btfkit's outcome of each relocation, as CoreOracleTest writes libbpf's; with {@code byName},
+     * a target_type_id's value as the kind and name of the type it names in that BTF.
+     */
+    private static List<String> outcomes(Btf target, Path object, Btf byName) {
+        LoadedInput in = InputLoader.load(object, null);
+        List<String> out = new ArrayList<>();
+        for (ReloResult r : new CoreRelocator(target).resolveAll(in.btf(), in.ext())) {
+            String v = switch (r.status()) {
+                case POISONED -> "poison";
+                case ERROR -> "error";
+                default -> Long.toString(r.value());
+            };
+            String line = "relo #" + r.relo().index() + " insn #" + r.relo().insnIndex() + " = " + v;
+            out.add(byName != null && r.relo().kind() == ReloKind.TYPE_ID_TARGET ? line.replaceAll("= \\d+$", "") + "= "
+                    + typeName(byName, line) : line);
+        }
+        out.sort(null);
+        return out;
+    }
+
     @Provide
     Arbitrary<String> modules() {
         return Arbitraries.of(MODULES);
