@@ -18,7 +18,7 @@ import java.util.Map;
  * minimal base and split for a module's split BTF).
  *
  * <p>Not thread-safe: one instance collects the relocations of any number of objects for one
- * target, then {@link #build()}.
+ * target, then {@link #build()} (or {@link #buildSplit()} for a module's split target).
  */
 public final class Minimizer {
     private final Btf target;
