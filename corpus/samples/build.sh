@@ -37,7 +37,7 @@ done
 # checkout's path out; it must map the directory clang runs in, because clang reads each
 # source line back through the mapped name to store its text in line_info.
 CLANG_BPF="$CLANG -g -O2 -Wall -fdebug-prefix-map=$HERE/bpf=."
-for f in task_trace net_stats core_reads; do
+for f in task_trace net_stats core_reads module_reads; do
 	(cd bpf && $CLANG_BPF -target bpf -c "$f.c" -o "$f.bpf.o")
 done
 (cd bpf && $CLANG_BPF -target bpfeb -c task_trace.c -o task_trace.bpfeb.o)

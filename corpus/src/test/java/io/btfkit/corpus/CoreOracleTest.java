@@ -159,7 +159,7 @@ class CoreOracleTest {
         return out;
     }
 
-    private static synchronized Path harness() throws IOException {
+    static synchronized Path harness() throws IOException {
         if (harness != null) {
             return harness;
         }

@@ -1,11 +1,9 @@
 package io.btfkit.core.relo;
 
 import io.btfkit.core.Btf;
-import io.btfkit.core.BtfBuilder;
 import io.btfkit.core.BtfException;
 import io.btfkit.core.BtfType;
 import io.btfkit.core.Kind;
-import io.btfkit.core.TypeRefs;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.Map;
@@ -16,9 +14,11 @@ import java.util.Map;
  * target spec marks types and members; then the marked types are copied in id order (structs
  * and unions with only their marked members, at their bit offsets), and every reference to a
  * type that was not marked becomes 0 ({@code void}). See docs/MINIMIZE.md for the rules.
+ * This class marks; {@link MinimalBtf} writes the marked types out (standalone, or as a
+ * minimal base and split for a module's split BTF).
  *
  * <p>Not thread-safe: one instance collects the relocations of any number of objects for one
- * target, then {@link #build()}.
+ * target, then {@link #build()} (or {@link #buildSplit()} for a module's split target).
  */
 public final class Minimizer {
     private final Btf target;
@@ -36,10 +36,8 @@ public final class Minimizer {
     /** Deepest reference chain walked; deeper is refused, never a stack overflow. */
     static final int MAX_DEPTH = 1000;
 
+    /** @param target standalone BTF, or split BTF on its base (a module's; marking crosses into the base) */
     public Minimizer(Btf target) {
-        if (target.isSplit()) {
-            throw new IllegalArgumentException("split target BTF is not supported");
-        }
         this.target = target;
     }
 
@@ -194,43 +192,23 @@ public final class Minimizer {
     }
 
     /**
-     * The minimized BTF: marked types in target id order; a struct/union with its name, size and
-     * marked members only; any other type copied whole; references remapped, unmarked ones to 0.
+     * The minimized BTF, standalone (bpftool's output): the marked types of the target, base
+     * types first when the target is split; see {@link MinimalBtf#standalone}.
      */
     public Btf build() {
-        int n = target.typeCount();
-        int[] ids = new int[n];
-        BtfBuilder b = new BtfBuilder();
-        for (int id = types.nextSetBit(1); id >= 0 && id < n; id = types.nextSetBit(id + 1)) {
-            int k = target.kind(id);
-            if (Kind.isComposite(k)) {
-                BtfType t = target.type(id);
-                ids[id] = k == Kind.STRUCT ? b.addStruct(t.name(), t.size()) : b.addUnion(t.name(), t.size());
-                BitSet kept = members.getOrDefault(id, new BitSet());
-                var ms = t.members();
-                for (int i = kept.nextSetBit(0); i >= 0; i = kept.nextSetBit(i + 1)) {
-                    BtfType.Member m = ms.get(i);
-                    b.addMember(m.name(), m.type(), m.bitOffset(), m.bitfieldSize());
-                }
-            } else {
-                ids[id] = copy(b, id);
-            }
-        }
-        Btf raw = b.build();
-        int[] w = raw.words();
-        for (int id = raw.firstId(); id < raw.typeCount(); id++) {
-            TypeRefs.forEachTypeIdSlot(w, raw.startOf(id), slot -> w[slot] = ids[w[slot]]);
-        }
-        return raw;
+        return MinimalBtf.standalone(target, types, members);
     }
 
-    /** Copies a type whole, its strings added to the new table in field order (btf__add_type). */
-    private int copy(BtfBuilder b, int id) {
-        int start = target.startOf(id);
-        int[] src = target.owner(id).words();
-        int count = target.wordCount(id);
-        int[] words = java.util.Arrays.copyOfRange(src, start, start + count);
-        TypeRefs.forEachStringSlot(words, 0, slot -> words[slot] = words[slot] == 0 ? 0 : b.addString(target.strings(), words[slot]));
-        return b.addRaw(words, 0, count);
+    /**
+     * The minimized BTF of a split target as a pair: a minimal base of the marked base types and
+     * a minimal split on it of the marked split types; see {@link MinimalBtf#split}.
+     *
+     * @throws IllegalStateException the target is not split
+     */
+    public MinimalBtf.Split buildSplit() {
+        if (!target.isSplit()) {
+            throw new IllegalStateException("target BTF is not split");
+        }
+        return MinimalBtf.split(target, types, members);
     }
 }
