@@ -48,7 +48,7 @@ final class CoreCheckCommand implements Callable<Integer> {
         } catch (BtfFormatException e) {
             throw new FileException(program, e);
         }
-        Btf target = Inputs.btf(Inputs.load(targetFile, Inputs.base(base)));
+        Btf target = Inputs.asLoaded(targetFile, Inputs.base(base));
         CoreRelocator relocator = new CoreRelocator(target);
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(Streams.out(), StandardCharsets.UTF_8));
         int unresolved = 0;

@@ -29,6 +29,35 @@ final class Inputs {
         }
     }
 
+    /**
+     * A kernel BTF as BPF programs meet it once it is loaded: a module carrying a distilled base
+     * ({@code .BTF.base}, pahole's distilled_base) is relocated onto {@code base} first, as the
+     * kernel relocates it at module load; resolving against the distilled base (memberless
+     * structs) would be wrong. Exit 2 without a base, 1 when the distilled base does not map.
+     */
+    static Btf asLoaded(Path file, Btf base) {
+        LoadedInput li = load(file, base);
+        Btf target = btf(li);
+        if (li.distilledBase() == null) {
+            return target;
+        }
+        if (base == null) {
+            throw new FileException(file, new io.btfkit.core.BtfFormatException(
+                    "carries a distilled base (.BTF.base): give the vmlinux BTF it is loaded on with --base"));
+        }
+        try {
+            return io.btfkit.relocate.Relocator.relocate(target, base);
+        } catch (io.btfkit.relocate.RelocationException e) {
+            Path baseFile = BASE_FILES.get(base);
+            Streams.err().println("btfkit: " + file + ": its distilled base does not map onto "
+                    + (baseFile == null ? "the base" : baseFile) + ": " + e.getMessage());
+            Streams.err().flush();
+            throw new CommandFailedException(ExitCodes.FAILED);
+        } catch (BtfException e) {
+            throw new FileException(file, e);
+        }
+    }
+
     /** {@code -}: standard input (commands accept it at most once: {@link Outputs#check}). */
     static boolean isStdin(Path file) {
         return file != null && file.toString().equals("-");

@@ -9,8 +9,6 @@ import io.btfkit.core.relo.CoreRelocator;
 import io.btfkit.core.relo.LocalRelo;
 import io.btfkit.core.relo.MinimalBtf;
 import io.btfkit.core.relo.Minimizer;
-import io.btfkit.relocate.RelocationException;
-import io.btfkit.relocate.Relocator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,37 +90,11 @@ final class MinimizeCommand implements Callable<Integer> {
     }
 
     /**
-     * TARGET as the programs meet it: a module carrying a distilled base ({@code .BTF.base},
-     * pahole's distilled_base) is relocated onto --base first, as the kernel relocates it when it
-     * loads the module; resolving against the distilled base (memberless structs) would be wrong.
-     */
-    private Btf loadTarget(Path file, Btf baseBtf) {
-        LoadedInput li = Inputs.load(file, baseBtf);
-        Btf target = Inputs.btf(li);
-        if (li.distilledBase() == null) {
-            return target;
-        }
-        if (baseBtf == null) {
-            throw new FileException(file, new BtfFormatException(
-                    "carries a distilled base (.BTF.base): give the vmlinux BTF it is loaded on with --base"));
-        }
-        try {
-            return Relocator.relocate(target, baseBtf);
-        } catch (RelocationException e) {
-            Streams.err().println("btfkit: " + file + ": its distilled base does not map onto " + base + ": " + e.getMessage());
-            Streams.err().flush();
-            throw new CommandFailedException(ExitCodes.FAILED);
-        } catch (BtfException e) {
-            throw new FileException(file, e);
-        }
-    }
-
-    /**
      * One target: resolve every program's relocations against it (split: base first, then the
      * module, as libbpf searches), mark, and write OUT (and OUT_BASE for a split pair) together.
      */
     private void minimizeOne(Path file, Btf baseBtf, List<Program> progs, Path out, Path outBase, List<Path> inputs) {
-        Btf target = loadTarget(file, baseBtf);
+        Btf target = Inputs.asLoaded(file, baseBtf);
         if (target.isSplit() && outBase == null && !standalone) {
             throw new UsageException(file + " is split BTF: give --base-out OUT_BASE (a minimal base and a minimal split on it)"
                     + " or --standalone (one BTF)");

@@ -53,6 +53,29 @@ class CoreCheckTest {
         assertEquals(whole.outText(), split.outText());
     }
 
+    /**
+     * A module carrying a distilled base (.BTF.base) is checked as the kernel loads it: relocated
+     * onto --base first, so its relocations resolve as the plain module's do (the distilled
+     * base alone holds memberless structs).
+     */
+    @Test
+    void aModuleWithADistilledBaseIsRelocatedOntoTheBaseFirst() {
+        String base = TestData.golden("vmlinux-6.1.0-56.btf").toString();
+        Path ko = TestData.sample("ko/roles.ko");
+        Path distilled = tmp.resolve("roles.distilled.ko");
+        Cli d = Cli.run("distill", ko.toString(), "--base", base, "--out-format", "elf", "-o", distilled.toString());
+        assertEquals(0, d.exit, d.toString());
+        String prog = TestData.sample("bpf/net_stats.bpf.o").toString();
+        Cli plain = Cli.run("core-check", prog, "--btf", ko.toString(), "--base", base);
+        Cli relocated = Cli.run("core-check", prog, "--btf", distilled.toString(), "--base", base);
+        assertEquals(0, plain.exit, plain.toString());
+        assertEquals(plain.outText(), relocated.outText());
+        Cli noBase = Cli.run("core-check", prog, "--btf", distilled.toString());
+        assertEquals(2, noBase.exit, noBase.toString());
+        assertEquals("btfkit: " + distilled + ": carries a distilled base (.BTF.base): give the vmlinux BTF it is loaded on with --base\n",
+                noBase.err);
+    }
+
     @Test
     void badInputIsExitTwoNamingTheFile() throws Exception {
         Path raw = TestData.vmlinux618();
