@@ -12,11 +12,13 @@ import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
  *
  * <p>Base types are fixed, so a base {@code FWD 's2'} stays a declaration, and a split declaration
  * of {@code s2} normally stays that base declaration, as libbpf keeps it. libbpf reads the base
- * FWD as the split's {@code struct s2} once a split struct is found equal to a base struct except
- * that one has the full {@code s2} where the other has the FWD (a <em>pairing</em>; selftest
- * {@code btf_dedup_split/split_struct_duped}): that split struct stays (the base cannot change),
- * the split's declarations and references of the FWD go to its {@code s2}, and split structs
- * compared later (libbpf's id order) that equal a base struct through FWDs read so map to it.
+ * FWD as the split's {@code struct s2} once a split struct (or, as libbpf master's struct pass
+ * finds base typedefs too, a typedef) is found equal to a base one except that one has the full
+ * {@code s2} where the other has the FWD (a <em>pairing</em>; selftest
+ * {@code btf_dedup_split/split_struct_duped}, module libnvdimm's {@code ndctl_fn}): that split
+ * type stays (the base cannot change), the split's declarations and references of the FWD go to
+ * its {@code s2}, and split structs and typedefs compared later (libbpf's id order) that equal a
+ * base one through FWDs read so map to it.
  * btfkit follows that order but takes a pairing as evidence only for a name with exactly one
  * definition in base and split together, the split's, of the FWD's kind (rule 3 across the two):
  * a name defined more than once is never resolved, and no struct is mapped through a declaration
@@ -88,20 +90,23 @@ final class BaseForwards {
                 }
             }
         }
-        // 2. pairings: a split struct equal to a base struct but for base FWD x <-> split x
-        // in id order, as libbpf's struct pass: a pairing keeps its split struct (the base is
-        // fixed) and resolves the FWD; a struct compared later that equals a base struct only
-        // through FWDs resolved so far maps to it, with the structs it pairs on the way
+        // 2. pairings: a split struct (or typedef) equal to a base one but for base FWD x <->
+        // split x, in id order, as libbpf's struct pass (which takes typedefs too): a pairing
+        // keeps its split type (the base is fixed) and resolves the FWD; a struct or typedef
+        // compared later that equals a base one only through FWDs resolved so far maps to it,
+        // with the structs it pairs on the way
         Int2IntOpenHashMap resolved = new Int2IntOpenHashMap();
         resolved.defaultReturnValue(-1);
         Pairing walk = new Pairing();
         for (int i = 0; i < n; i++) {
             int s = st[i];
             int info = w[s + 1];
-            if (aliasTarget[i] >= 0 || w[s] == 0 || !Kind.isComposite(Kind.kindOf(info)) || Kind.vlenOf(info) == 0) {
+            int kind = Kind.kindOf(info);
+            boolean typedef = kind == Kind.TYPEDEF;
+            if (aliasTarget[i] >= 0 || w[s] == 0 || !(typedef || Kind.isComposite(kind) && Kind.vlenOf(info) > 0)) {
                 continue;
             }
-            for (int b : base.compositesNamed(w[s])) {
+            for (int b : typedef ? base.typedefsNamed(w[s]) : base.compositesNamed(w[s])) {
                 if (!Shapes.equal(w, s, bw, bs[b - 1]) || !walk.equivalent(first + i, b, baseFwdOf, resolved)) {
                     continue;
                 }
@@ -118,7 +123,7 @@ final class BaseForwards {
                 // split FWD on the way (the partition would then no longer see them equal) —
                 // unless the equality took a declaration of an ambiguous name for a definition
                 if (!walk.guessed) {
-                    mapOnto(first + i, walk);
+                    mapOnto(first + i, b, walk);
                 }
                 break;
             }
@@ -151,10 +156,14 @@ final class BaseForwards {
     }
 
     /**
-     * Maps split struct {@code t0}, and the split structs and unions its walk paired with base
-     * ones and not yet taken in id order, onto those base types.
+     * Maps split struct or typedef {@code t0} onto base {@code c0}, and the split structs and
+     * unions its walk paired with base ones and not yet taken in id order onto those base types
+     * (a typedef met on the way is left to its own turn, as libbpf leaves it).
      */
-    private void mapOnto(int t0, Pairing walk) {
+    private void mapOnto(int t0, int c0, Pairing walk) {
+        if (Kind.kindOf(m.words[m.starts[t0 - first] + 1]) == Kind.TYPEDEF) {
+            aliasTarget[t0 - first] = c0;
+        }
         for (Int2IntOpenHashMap.Entry e : walk.hypot.int2IntEntrySet()) {
             int c = e.getIntKey();
             int t = e.getIntValue();

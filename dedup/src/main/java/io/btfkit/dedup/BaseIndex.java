@@ -23,7 +23,10 @@ public final class BaseIndex {
     final Definitions.ByName byName;
     /** (name, info) of the base's declarations: FWDs, and enums without values. */
     private final LongOpenHashSet declarations = new LongOpenHashSet();
-    /** Per name, the base's named structs and unions [0] and FWDs [1] (built on first use: {@link BaseForwards}). */
+    /**
+     * Per name, the base's named structs and unions [0], FWDs [1] and typedefs [2], in id order
+     * (built on first use: {@link BaseForwards}).
+     */
     private volatile it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<int[]>[] tagsByName;
 
     private BaseIndex(Btf base) {
@@ -76,15 +79,20 @@ public final class BaseIndex {
 
     /** The base's named structs and unions called {@code name} (empty if none). */
     int[] compositesNamed(int name) {
-        return named(name, false);
+        return named(name, 0);
     }
 
     /** The base's FWDs called {@code name} (empty if none). */
     int[] forwardsNamed(int name) {
-        return named(name, true);
+        return named(name, 1);
     }
 
-    private int[] named(int name, boolean fwd) {
+    /** The base's typedefs called {@code name} (empty if none). */
+    int[] typedefsNamed(int name) {
+        return named(name, 2);
+    }
+
+    private int[] named(int name, int slot) {
         it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<int[]>[] maps = tagsByName;
         if (maps == null) {
             synchronized (this) {
@@ -95,7 +103,7 @@ public final class BaseIndex {
                 }
             }
         }
-        int[] ids = maps[fwd ? 1 : 0].get(name);
+        int[] ids = maps[slot].get(name);
         return ids == null ? new int[0] : ids;
     }
 
@@ -103,14 +111,16 @@ public final class BaseIndex {
     private it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<int[]>[] tagsByName() {
         it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<int[]>[] maps = new it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap[] {
             new it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<int[]>(),
+            new it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<int[]>(),
             new it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<int[]>()};
         int[] w = base.words();
         int[] st = base.starts();
         for (int id = 1; id < base.typeCount(); id++) {
             int s = st[id - 1];
             int kind = Kind.kindOf(w[s + 1]);
-            if (w[s] != 0 && (Kind.isComposite(kind) || kind == Kind.FWD)) {
-                it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<int[]> map = maps[kind == Kind.FWD ? 1 : 0];
+            if (w[s] != 0 && (Kind.isComposite(kind) || kind == Kind.FWD || kind == Kind.TYPEDEF)) {
+                it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<int[]> map =
+                        maps[kind == Kind.FWD ? 1 : kind == Kind.TYPEDEF ? 2 : 0];
                 int[] old = map.get(w[s]);
                 int[] ids = old == null ? new int[1] : java.util.Arrays.copyOf(old, old.length + 1);
                 ids[ids.length - 1] = id;
