@@ -7,7 +7,7 @@ import java.nio.ByteOrder;
 /**
  * An x86 kernel image (bzImage, {@code /boot/vmlinuz-*}): the boot setup header says where the
  * compressed vmlinux ELF lies ({@code setup_sects}, {@code payload_offset},
- * {@code payload_length}); that payload's first stream is decompressed (xz, zstd, gzip; the
+ * {@code payload_length}); that payload's first stream is decompressed (xz, zstd, gzip, lz4; the
  * kernel appends the uncompressed size after it), within the input cap, so the image's .BTF can
  * be read like any ELF's.
  */
@@ -40,7 +40,7 @@ final class BzImage {
         if (f == null) {
             throw new BtfFormatException("kernel image payload at offset " + off + " is compressed in a format btfkit "
                     + "does not read (starts with " + InputLoader.hexPrefix(java.util.Arrays.copyOfRange(d, (int) off,
-                    (int) Math.min(off + 8, off + len))) + "); xz, zstd and gzip are supported");
+                    (int) Math.min(off + 8, off + len))) + "); xz, zstd, gzip and lz4 are supported");
         }
         return Decompressor.firstStream(d, (int) off, (int) len, f, cap, "kernel image payload (" + f.label() + ")");
     }

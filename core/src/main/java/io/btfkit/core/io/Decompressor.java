@@ -2,6 +2,7 @@ package io.btfkit.core.io;
 
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
+import io.airlift.compress.lz4.Lz4Decompressor;
 import io.btfkit.core.BtfFormatException;
 import java.io.ByteArrayInputStream;
 import java.io.EOFException;
@@ -16,7 +17,9 @@ import org.tukaani.xz.SingleXZInputStream;
 
 /**
  * Transparent decompression of xz, zstd and gzip inputs (kernel modules ship as .ko.xz and
- * .ko.zst), detected by magic bytes, never by file name.
+ * .ko.zst), and of LZ4's legacy format (what {@code lz4 -l} writes and the kernel uses for an
+ * LZ4-compressed bzImage, as Debian's cloud kernels are), detected by magic bytes, never by
+ * file name.
  *
  * <p>Bounded while streaming, never after: the output may not pass the input cap
  * ({@link InputLimits}, 1 GiB unless raised), nor {@link #MAX_RATIO} times the compressed size
@@ -26,7 +29,7 @@ import org.tukaani.xz.SingleXZInputStream;
  * too: an xz dictionary or a zstd window larger than the cap is refused with that reason
  * (within it, e.g. {@code zstd --long=27}, it is read).
  *
- * <p>One rule for what follows a stream, for all three formats: another stream of the same
+ * <p>One rule for what follows a stream, for all formats: another stream of the same
  * format (concatenated streams are all read), or the format's own padding (xz stream padding:
  * zero bytes in fours; zstd skippable frames); anything else is an error. A kernel image
  * payload is read as its first stream only ({@link #firstStream}): the kernel appends the
@@ -38,7 +41,7 @@ public final class Decompressor {
 
     /** Compression formats btfkit reads. */
     public enum Format {
-        XZ("xz"), ZSTD("zstd"), GZIP("gzip");
+        XZ("xz"), ZSTD("zstd"), GZIP("gzip"), LZ4("lz4");
 
         private final String label;
 
@@ -70,6 +73,9 @@ public final class Decompressor {
         }
         if (len >= 2 && (d[off] & 0xff) == 0x1f && (d[off + 1] & 0xff) == 0x8b) {
             return Format.GZIP;
+        }
+        if (len >= 4 && le32(d, off) == LZ4_LEGACY_MAGIC) {
+            return Format.LZ4;
         }
         return null;
     }
@@ -103,6 +109,7 @@ public final class Decompressor {
                     case XZ -> xzStream(data, p, end, cap, sink);
                     case ZSTD -> zstdFrame(data, p, end, cap, sink);
                     case GZIP -> gzipMember(data, p, end, sink);
+                    case LZ4 -> lz4LegacyStream(data, p, end, sink);
                 };
                 if (f == Format.XZ) {
                     p = xzPadding(data, p, end);
@@ -220,6 +227,38 @@ public final class Decompressor {
         } finally {
             inf.end();
         }
+    }
+
+    /** The magic that starts an LZ4 legacy stream. */
+    private static final long LZ4_LEGACY_MAGIC = 0x184c2102L;
+    /** A legacy block decompresses to at most 8 MiB; its compressed size is bounded by LZ4's worst case. */
+    private static final int LZ4_LEGACY_BLOCK = 8 << 20;
+    private static final int LZ4_LEGACY_MAX_COMPRESSED = LZ4_LEGACY_BLOCK + LZ4_LEGACY_BLOCK / 255 + 16;
+
+    /**
+     * One LZ4 legacy stream from {@code p} (at its magic): blocks of a 4-byte little-endian
+     * compressed size and that many bytes. The format has no end mark; as lz4 and the kernel
+     * read it, the stream ends at the data's end, at the next stream's magic, or at a size
+     * that is no block (zero, past the data or past the largest block: a kernel image's
+     * appended uncompressed size). Returns the bytes it took.
+     */
+    private static int lz4LegacyStream(byte[] d, int p, int end, Sink sink) {
+        Lz4Decompressor lz4 = new Lz4Decompressor();
+        byte[] block = null;
+        int q = p + 4;
+        while (end - q >= 4) {
+            long size = le32(d, q);
+            if (size == LZ4_LEGACY_MAGIC || size == 0 || size > end - q - 4 || size > LZ4_LEGACY_MAX_COMPRESSED) {
+                break;
+            }
+            if (block == null) {
+                block = new byte[LZ4_LEGACY_BLOCK];
+            }
+            int n = lz4.decompress(d, q + 4, (int) size, block, 0, block.length);
+            sink.write(block, n);
+            q += 4 + (int) size;
+        }
+        return q - p;
     }
 
     /** Where the deflate data of the gzip member at {@code p} starts. */

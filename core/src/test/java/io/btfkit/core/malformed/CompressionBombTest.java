@@ -20,6 +20,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -32,7 +33,7 @@ import org.tukaani.xz.XZOutputStream;
  * decompressing, never after: the bytes the loading thread allocates (a deterministic count,
  * unlike heap usage) stay within a small multiple of the limit, far below the expansion. Valid
  * compressed files whose windows are large but within the cap are read; beyond it they are
- * refused with that reason. What follows a stream follows one rule for all three formats.
+ * refused with that reason. What follows a stream follows one rule for all formats.
  */
 class CompressionBombTest {
     private static final int MEMBER = 16 << 20;
@@ -56,6 +57,11 @@ class CompressionBombTest {
     @Test
     void zstdBomb() throws IOException {
         refused(MalformedFiles.repeat(MalformedFiles.zstd(elfThenZeros(MEMBER)), COPIES), "zstd");
+    }
+
+    @Test
+    void lz4Bomb() throws IOException {
+        refused(MalformedFiles.repeat(MalformedFiles.lz4Legacy(elfThenZeros(MEMBER)), COPIES), "lz4");
     }
 
     private void refused(byte[] bomb, String format) throws IOException {
@@ -92,7 +98,8 @@ class CompressionBombTest {
     @Test
     void kernelImagePayloadIsItsFirstStream() {
         byte[] elf = elfThenZeros(1 << 12);
-        for (byte[] payload : new byte[][] {MalformedFiles.xz(elf), MalformedFiles.gzip(elf), MalformedFiles.zstd(elf)}) {
+        for (byte[] payload : new byte[][] {MalformedFiles.xz(elf), MalformedFiles.gzip(elf), MalformedFiles.zstd(elf),
+            MalformedFiles.lz4Legacy(elf)}) {
             byte[] withSize = MalformedFiles.concat(payload, new byte[] {0, 16, 0, 0});
             BtfFormatException e = assertThrows(BtfFormatException.class,
                     () -> InputLoader.load(Path.of("vmlinuz"), bzImage(withSize), null));
@@ -167,7 +174,7 @@ class CompressionBombTest {
         assertTrue(e.getMessage().startsWith("zstd data: a zstd frame has a window larger than the 64 MiB cap"), e.getMessage());
     }
 
-    /** One rule after a stream: another stream or the format's padding; junk is refused by all three. */
+    /** One rule after a stream: another stream or the format's padding; junk is refused by all formats. */
     @Test
     void trailingBytesFollowOneRule() {
         byte[] data = elfThenZeros(1 << 12);
@@ -190,7 +197,35 @@ class CompressionBombTest {
             case XZ -> MalformedFiles.xz(data);
             case ZSTD -> MalformedFiles.zstd(data);
             case GZIP -> MalformedFiles.gzip(data);
+            case LZ4 -> MalformedFiles.lz4Legacy(data);
         };
+    }
+
+    /**
+     * LZ4 legacy data (a bzImage's LZ4 payload): read block by block, across 8 MiB blocks; a
+     * corrupt block is "corrupt lz4 data"; a block size past the data ends the stream, so a
+     * truncated last block is junk after it, as lz4 itself reports.
+     */
+    @Test
+    void lz4LegacyIsReadAndItsDamageNamed() {
+        byte[] data = elfThenZeros(20 << 20);
+        for (int i = 4096; i < data.length; i += 977) {
+            data[i] = (byte) (i * 31);
+        }
+        byte[] lz4 = MalformedFiles.lz4Legacy(data);
+        assertArrayEquals(data, Decompressor.decompress(lz4, Decompressor.Format.LZ4));
+        assertEquals(Decompressor.Format.LZ4, Decompressor.detect(lz4));
+        byte[] corrupt = lz4.clone();
+        corrupt[8] = (byte) 0xff; // the first block's first token and literal length: past the block
+        corrupt[9] = (byte) 0xff;
+        corrupt[10] = (byte) 0xff;
+        corrupt[11] = (byte) 0xff;
+        BtfFormatException bad = assertThrows(BtfFormatException.class, () -> Decompressor.decompress(corrupt, Decompressor.Format.LZ4));
+        assertTrue(bad.getMessage().startsWith("corrupt lz4 data: "), bad.getMessage());
+        byte[] cut = Arrays.copyOf(lz4, lz4.length - 100);
+        BtfFormatException trunc = assertThrows(BtfFormatException.class, () -> Decompressor.decompress(cut, Decompressor.Format.LZ4));
+        assertTrue(trunc.getMessage().startsWith("lz4 data: ") && trunc.getMessage().contains("are not another lz4 stream"),
+                trunc.getMessage());
     }
 
     /** {@code n} bytes: a 64-bit little-endian ELF header with no section table, then zeros. */

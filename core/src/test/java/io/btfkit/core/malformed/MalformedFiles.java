@@ -1,5 +1,6 @@
 package io.btfkit.core.malformed;
 
+import io.airlift.compress.lz4.Lz4Compressor;
 import io.airlift.compress.zstd.ZstdCompressor;
 import io.btfkit.core.BtfWriter;
 import io.btfkit.core.TestData;
@@ -129,6 +130,21 @@ final class MalformedFiles {
         ZstdCompressor z = new ZstdCompressor();
         byte[] out = new byte[z.maxCompressedLength(data.length)];
         return Arrays.copyOf(out, z.compress(data, 0, data.length, out, 0, out.length));
+    }
+
+    /** LZ4's legacy format ({@code lz4 -l}, the kernel's LZ4 images): the magic, then 8 MiB blocks each after its compressed size. */
+    static byte[] lz4Legacy(byte[] data) {
+        Lz4Compressor z = new Lz4Compressor();
+        ByteArrayOutputStream bos = new ByteArrayOutputStream();
+        bos.writeBytes(new byte[] {0x02, 0x21, 0x4c, 0x18});
+        int block = 8 << 20;
+        byte[] out = new byte[z.maxCompressedLength(block)];
+        for (int at = 0; at < data.length; at += block) {
+            int n = z.compress(data, at, Math.min(block, data.length - at), out, 0, out.length);
+            bos.writeBytes(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(n).array());
+            bos.write(out, 0, n);
+        }
+        return bos.toByteArray();
     }
 
     /** {@code copies} concatenated copies of {@code member}: gzip and xz readers read every one. */
