@@ -40,6 +40,9 @@ all_targets=(
     CyclicShapesFuzzTest#linkDedup
     CHeaderFuzzTest#cdump
     DiffFuzzTest#diff
+    CoreReloFuzzTest#relos
+    CoreReloFuzzTest#local
+    CoreReloFuzzTest#target
 )
 if [ $# -gt 0 ]; then targets=("$@"); else targets=("${all_targets[@]}"); fi
 
