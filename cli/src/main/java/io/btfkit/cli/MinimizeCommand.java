@@ -1,72 +1,106 @@
 package io.btfkit.cli;
 
-import io.btfkit.core.Btf;
-import io.btfkit.core.BtfException;
-import io.btfkit.core.BtfFormatException;
-import io.btfkit.core.BtfWriter;
-import io.btfkit.core.io.LoadedInput;
-import io.btfkit.core.relo.CoreRelocator;
-import io.btfkit.core.relo.LocalRelo;
-import io.btfkit.core.relo.Minimizer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
  * {@code btfkit minimize}: the types and members a set of BPF objects' CO-RE relocations use
- * from one kernel BTF, as bpftool's {@code gen min_core_btf} writes them (byte for byte).
+ * from one kernel BTF, as bpftool's {@code gen min_core_btf} writes them (byte for byte); with
+ * {@code --out-dir}, from many kernel BTFs in one run, the objects parsed once.
  */
 @Command(name = "minimize", sortOptions = false, mixinStandardHelpOptions = true,
         description = {"Write the smallest BTF the CO-RE relocations of the BPF objects need from TARGET,"
             + " as bpftool gen min_core_btf (BTFGen) does: the types and members they use, what those types reference,"
-            + " in TARGET's order. Exit 1 when a relocation is an error (candidates disagree)."},
+            + " in TARGET's order. Exit 1 when a relocation is an error (candidates disagree).",
+            "With --out-dir, many targets in one run (in parallel, the objects read once): targets and objects in any"
+            + " order, an object told by its content (an ELF file for machine BPF); D/STEM.btf for each target."},
         footer = {"", "Examples:",
             "  btfkit minimize vmlinux.btf -o min.btf prog.bpf.o",
-            "  btfkit minimize /sys/kernel/btf/vmlinux -o min.btf a.bpf.o b.bpf.o"})
+            "  btfkit minimize /sys/kernel/btf/vmlinux -o min.btf a.bpf.o b.bpf.o",
+            "  btfkit minimize --out-dir min/ kernels/*.btf.xz a.bpf.o b.bpf.o"})
 final class MinimizeCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "TARGET", description = "the kernel's BTF: raw, ELF, compressed, or a link --standalone blob")
+    /** ELF {@code e_machine} of BPF objects. */
+    private static final int EM_BPF = io.btfkit.core.elf.ElfConstants.EM_BPF;
+
+    @Parameters(index = "0", paramLabel = "TARGET",
+            description = "the kernel's BTF: raw, ELF, compressed, or a link --standalone blob (with --out-dir: any input)")
     Path targetFile;
 
-    @Parameters(index = "1..*", arity = "1..*", paramLabel = "PROG", description = "BPF objects with .BTF and .BTF.ext")
+    @Parameters(index = "1..*", arity = "1..*", paramLabel = "PROG",
+            description = "BPF objects with .BTF and .BTF.ext (with --out-dir: more targets and objects, in any order)")
     List<Path> programs;
 
-    @Option(names = {"-o", "--output"}, required = true, paramLabel = "OUT", description = "output file (raw BTF)")
+    @Option(names = {"-o", "--output"}, paramLabel = "OUT", description = "output file (raw BTF; one target)")
     Path output;
+
+    @Option(names = "--out-dir", paramLabel = "D", description = "batch mode: write D/STEM.btf for each target")
+    Path outDir;
+
+    @Mixin
+    BatchOptions batch;
 
     @Override
     public Integer call() {
-        List<Path> inputs = new ArrayList<>(programs);
-        inputs.add(0, targetFile);
-        Outputs.check(inputs, List.of(), List.of(output), false);
-        Btf target = Inputs.btf(Inputs.load(targetFile, null));
-        if (target.isSplit()) {
-            throw new FileException(targetFile, new BtfFormatException("split BTF: minimize takes standalone BTF"));
+        BatchOptions.checkOneOrMany(output, outDir, 1);
+        List<Path> all = new ArrayList<>(programs);
+        all.add(0, targetFile);
+        if (output != null) {
+            Outputs.check(all, List.of(), List.of(output), false);
+            TargetMinimizer.forPrograms(programs, false).minimize(targetFile, output);
+            return ExitCodes.OK;
         }
-        CoreRelocator relocator = new CoreRelocator(target);
-        Minimizer minimizer = new Minimizer(target);
-        for (Path program : programs) {
-            LoadedInput prog = Inputs.load(program, null);
-            if (prog.ext() == null) {
-                throw new FileException(program, new BtfFormatException("no .BTF.ext section: not a BPF object built with -g"));
-            }
-            Btf local = Inputs.btf(prog);
-            try {
-                for (LocalRelo r : LocalRelo.parseAll(local, prog.ext())) {
-                    minimizer.record(relocator.resolve(local, r));
-                }
-            } catch (BtfFormatException e) {
-                throw new FileException(program, e);
-            } catch (BtfException e) {
-                Streams.err().println("btfkit: " + program + ": " + e.getMessage());
-                Streams.err().flush();
-                throw new CommandFailedException(ExitCodes.FAILED);
-            }
+        List<Path> targets = new ArrayList<>();
+        List<Path> objects = new ArrayList<>();
+        for (Path p : all) {
+            (isBpfObject(p) ? objects : targets).add(p);
         }
-        Outputs.write(output, BtfWriter.write(minimizer.build()), inputs, false);
-        return ExitCodes.OK;
+        if (objects.isEmpty()) {
+            throw new UsageException("no BPF object among the inputs (an ELF file for machine BPF, e.g. clang -target bpf output)");
+        }
+        if (targets.isEmpty()) {
+            throw new UsageException("no target among the inputs: every one is a BPF object");
+        }
+        Outputs.checkBatch(all, List.of(), in -> objects.contains(in) ? List.of() : List.of(target(in)), false);
+        TargetMinimizer minimizer = TargetMinimizer.forPrograms(objects, true);
+        Outputs.ensureDirectory(outDir);
+        return Batch.run("minimize", targets, in -> minimizer.minimize(in, target(in)), batch.quiet, batch.json);
+    }
+
+    /** Batch mode: D/STEM.btf. */
+    private Path target(Path in) {
+        return outDir.resolve(Stems.stem(in) + ".btf");
+    }
+
+    /**
+     * Whether {@code file} is a BPF object: an uncompressed ELF file whose {@code e_machine} is
+     * EM_BPF (read from its first 20 bytes). Anything else, standard input and a file that
+     * cannot be read included, is a target (its load reports what is wrong).
+     */
+    static boolean isBpfObject(Path file) {
+        if (Inputs.isStdin(file)) {
+            return false;
+        }
+        byte[] h = new byte[20];
+        try (InputStream in = Files.newInputStream(file)) {
+            if (in.readNBytes(h, 0, h.length) != h.length) {
+                return false;
+            }
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+        if (h[0] != 0x7f || h[1] != 'E' || h[2] != 'L' || h[3] != 'F') {
+            return false;
+        }
+        int machine = h[5] == 2 ? (h[18] & 0xff) << 8 | (h[19] & 0xff) : (h[19] & 0xff) << 8 | (h[18] & 0xff);
+        return machine == EM_BPF;
     }
 }

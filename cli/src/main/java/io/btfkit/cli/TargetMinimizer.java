@@ -1,0 +1,105 @@
+package io.btfkit.cli;
+
+import io.btfkit.core.Btf;
+import io.btfkit.core.BtfException;
+import io.btfkit.core.BtfFormatException;
+import io.btfkit.core.BtfWriter;
+import io.btfkit.core.OperationException;
+import io.btfkit.core.io.LoadedInput;
+import io.btfkit.core.relo.CoreProgram;
+import io.btfkit.core.relo.CoreRelocator;
+import io.btfkit.core.relo.Minimizer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * The work of {@code minimize} for one target: load it, resolve the BPF objects' relocations
+ * against it, build the minimal BTF, write it. The objects are read and their relocations
+ * parsed once, when this is made; {@link #minimize} may then run for many targets at once
+ * (batch mode), sharing them read-only.
+ */
+final class TargetMinimizer {
+    private final List<Path> programFiles;
+    private final List<CoreProgram> programs;
+    /** Batch mode: a relocation error is the target's failure and names the target first. */
+    private final boolean batch;
+    /** Read buffers for raw targets, reused from target to target (a vmlinux BTF is 5 MB). */
+    private final Queue<byte[]> buffers = new ConcurrentLinkedQueue<>();
+
+    private TargetMinimizer(List<Path> programFiles, List<CoreProgram> programs, boolean batch) {
+        this.programFiles = programFiles;
+        this.programs = programs;
+        this.batch = batch;
+    }
+
+    /**
+     * Reads each BPF object and parses its relocation records.
+     *
+     * @throws FileException naming the object when it is malformed or has no {@code .BTF.ext}
+     */
+    static TargetMinimizer forPrograms(List<Path> programFiles, boolean batch) {
+        List<CoreProgram> parsed = new ArrayList<>(programFiles.size());
+        for (Path file : programFiles) {
+            LoadedInput prog = Inputs.load(file, null);
+            if (prog.ext() == null) {
+                throw new FileException(file, new BtfFormatException("no .BTF.ext section: not a BPF object built with -g"));
+            }
+            try {
+                parsed.add(CoreProgram.parse(file.toString(), Inputs.btf(prog), prog.ext()));
+            } catch (BtfFormatException e) {
+                throw new FileException(file, e);
+            }
+        }
+        return new TargetMinimizer(List.copyOf(programFiles), List.copyOf(parsed), batch);
+    }
+
+    /** The parsed objects, in command-line order. */
+    List<CoreProgram> programs() {
+        return programs;
+    }
+
+    /** Minimizes {@code targetFile} for the objects and writes the result to {@code out}. */
+    void minimize(Path targetFile, Path out) {
+        Btf min = minimal(targetFile, load(targetFile));
+        try (Outputs.Transaction t = new Outputs.Transaction()) {
+            t.add(out, BtfWriter.write(min));
+            t.commit();
+        }
+    }
+
+    /** A raw target through a reused buffer; any other form (or an error, which it then reports) the ordinary way. */
+    private Btf load(Path targetFile) {
+        Btf target = Inputs.readRawReusing(targetFile, null, buffers);
+        if (target == null) {
+            target = Inputs.btf(Inputs.load(targetFile, null));
+        }
+        if (target.isSplit()) {
+            throw new FileException(targetFile, new BtfFormatException("split BTF: minimize takes standalone BTF"));
+        }
+        return target;
+    }
+
+    /**
+     * The minimal BTF of {@code target} for the objects' relocations.
+     *
+     * @throws FileException exit 1, when a relocation is an error (as bpftool fails on it): it
+     *     names the object (in batch mode the target, then the object)
+     */
+    Btf minimal(Path targetFile, Btf target) {
+        CoreRelocator relocator = new CoreRelocator(target, programs);
+        Minimizer minimizer = new Minimizer(target);
+        for (int i = 0; i < programs.size(); i++) {
+            try {
+                minimizer.recordAll(relocator, programs.get(i));
+            } catch (BtfException e) {
+                Path program = programFiles.get(i);
+                throw batch ? new FileException(targetFile, new OperationException(Names.quote(program) + ": " + e.getMessage()))
+                        : new FileException(program, new OperationException(e.getMessage()));
+            }
+        }
+        return minimizer.build();
+    }
+}
