@@ -3,7 +3,9 @@ package io.btfkit.core.relo;
 import io.btfkit.core.Btf;
 import io.btfkit.core.StringTable;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -15,15 +17,18 @@ import java.util.Set;
  * the split (module) types only when the base has no candidate at all. A target that is not
  * split is searched whole.
  *
- * <p>Indexing every name of a vmlinux (about 100,000 named types) costs far more than resolving
- * a program's relocations, so an index may be limited to the essential names the relocations
- * will ask for ({@link #CandidateIndex(Btf, Set)}): only types whose name starts with the first
- * two bytes of one of them are decoded. A name outside that set still gets its answer, from a
- * full index built on first need.
+ * <p>Indexing every name of a vmlinux (about 70,000 named types) costs far more than resolving
+ * a program's relocations, so an index may be limited to the essential names and local kinds
+ * the relocations will ask for ({@link #forPrograms}): only types of a compatible kind whose
+ * name starts with the first two bytes of a wanted name are decoded (a vmlinux's 56,000
+ * functions are not even looked at). A name or kind outside that set still gets its answer,
+ * from a full index built on first need.
  */
 final class CandidateIndex {
     private final Btf target;
     private final Set<String> limitedTo;
+    /** With {@link #limitedTo}: the local kinds asked for. */
+    private final BitSet localKinds;
     private final Map<String, int[]> base;
     private final Map<String, int[]> own;
     /** The full index, when a name outside {@link #limitedTo} was asked for. */
@@ -31,14 +36,35 @@ final class CandidateIndex {
 
     /** Indexes every named type. */
     CandidateIndex(Btf target) {
-        this(target, null);
+        this(target, null, null);
     }
 
-    /** Indexes the types of the given essential names only (null: every name). */
-    CandidateIndex(Btf target, Set<String> essentialNames) {
+    /** Indexes the types the relocations of {@code programs} can have as candidates. */
+    static CandidateIndex forPrograms(Btf target, List<CoreProgram> programs) {
+        Set<String> names = new HashSet<>();
+        BitSet kinds = new BitSet();
+        for (CoreProgram p : programs) {
+            for (LocalRelo r : p.relos()) {
+                if (needsCandidates(r)) {
+                    names.add(TypeOps.essentialName(TypeOps.nameOrEmpty(p.local(), r.typeId())));
+                    kinds.set(p.local().kind(r.typeId()));
+                }
+            }
+        }
+        return new CandidateIndex(target, names, kinds);
+    }
+
+    /** Whether resolving {@code r} searches candidates (as {@link CoreRelocator#resolve} does). */
+    static boolean needsCandidates(LocalRelo r) {
+        return r.spec() != null && r.kind() != ReloKind.TYPE_ID_LOCAL && !TypeOps.nameOrEmpty(r.spec().btf(), r.typeId()).isEmpty();
+    }
+
+    /** Indexes the types of the given essential names and compatible with the given local kinds only (null: all). */
+    private CandidateIndex(Btf target, Set<String> essentialNames, BitSet localKinds) {
         this.target = target;
         this.limitedTo = essentialNames == null ? null : Set.copyOf(essentialNames);
-        NameFilter filter = essentialNames == null ? null : new NameFilter(essentialNames);
+        this.localKinds = localKinds;
+        NameFilter filter = essentialNames == null ? null : new NameFilter(essentialNames, localKinds);
         if (target.isSplit()) {
             this.base = index(target, 1, target.firstId(), filter);
             this.own = index(target, target.firstId(), target.typeCount(), filter);
@@ -53,7 +79,7 @@ final class CandidateIndex {
         StringTable strings = btf.strings();
         for (int id = from; id < to; id++) {
             int off = btf.nameOff(id);
-            if (off == 0 || filter != null && !filter.mayMatch(strings, off)) {
+            if (off == 0 || filter != null && !filter.mayMatch(btf.kind(id), strings, off)) {
                 continue;
             }
             String name = btf.name(id);
@@ -76,7 +102,7 @@ final class CandidateIndex {
 
     /** Target types of a kind compatible with {@code localKind} whose essential name is {@code essentialName}, by id. */
     int[] candidates(String essentialName, int localKind) {
-        if (limitedTo != null && !limitedTo.contains(essentialName)) {
+        if (limitedTo != null && !(limitedTo.contains(essentialName) && localKinds.get(localKind))) {
             return fullIndex().candidates(essentialName, localKind);
         }
         int[] found = filter(base.get(essentialName), localKind);
@@ -110,6 +136,8 @@ final class CandidateIndex {
      */
     private static final class NameFilter {
         final Set<String> names;
+        /** Target kinds compatible with a wanted local kind. */
+        private final boolean[] kinds = new boolean[128];
         /** By first byte: some wanted name is that one byte long. */
         private final boolean[] oneByte = new boolean[256];
         /** By first two bytes (first * 256 + second). */
@@ -117,8 +145,13 @@ final class CandidateIndex {
         /** A wanted name that was not valid UTF-8 (decoded with U+FFFD): its bytes are unknown, every name passes. */
         private final boolean passAll;
 
-        NameFilter(Set<String> names) {
+        NameFilter(Set<String> names, BitSet localKinds) {
             this.names = names;
+            for (int k = 0; k < kinds.length; k++) {
+                for (int l = localKinds.nextSetBit(0); l >= 0; l = localKinds.nextSetBit(l + 1)) {
+                    kinds[k] |= TypeOps.kindsCompatible(l, k);
+                }
+            }
             this.passAll = names.stream().anyMatch(n -> n.indexOf('\uFFFD') >= 0);
             for (String n : names) {
                 byte[] b = n.getBytes(java.nio.charset.StandardCharsets.UTF_8);
@@ -130,7 +163,10 @@ final class CandidateIndex {
             }
         }
 
-        boolean mayMatch(StringTable strings, int off) {
+        boolean mayMatch(int kind, StringTable strings, int off) {
+            if (!kinds[kind]) {
+                return false;
+            }
             if (passAll) {
                 return true;
             }

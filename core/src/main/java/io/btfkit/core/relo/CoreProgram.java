@@ -36,11 +36,8 @@ public record CoreProgram(String name, Btf local, List<LocalRelo> relos) {
     public Set<String> essentialNames() {
         Set<String> out = new LinkedHashSet<>();
         for (LocalRelo r : relos) {
-            if (r.spec() != null && r.kind() != ReloKind.TYPE_ID_LOCAL) {
-                String n = TypeOps.nameOrEmpty(local, r.typeId());
-                if (!n.isEmpty()) {
-                    out.add(TypeOps.essentialName(n));
-                }
+            if (CandidateIndex.needsCandidates(r)) {
+                out.add(TypeOps.essentialName(TypeOps.nameOrEmpty(local, r.typeId())));
             }
         }
         return out;

@@ -26,16 +26,12 @@ public final class CoreRelocator {
 
     /**
      * A relocator for the relocations of {@code programs}: only the target types named as their
-     * local types are indexed (a vmlinux has about 100,000 named types, a program's relocations
+     * local types, of compatible kinds, are indexed (a vmlinux has about 100,000 named types, a program's relocations
      * a few dozen names). It still resolves any other relocation, indexing the rest on first need.
      */
     public CoreRelocator(Btf target, List<CoreProgram> programs) {
         this.target = target;
-        java.util.Set<String> names = new java.util.HashSet<>();
-        for (CoreProgram p : programs) {
-            names.addAll(p.essentialNames());
-        }
-        this.index = new CandidateIndex(target, names);
+        this.index = CandidateIndex.forPrograms(target, programs);
     }
 
     public Btf target() {
