@@ -1,6 +1,7 @@
 package io.btfkit.core.relo;
 
 import io.btfkit.core.Btf;
+import io.btfkit.core.Kind;
 import io.btfkit.core.StringTable;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -77,19 +78,29 @@ final class CandidateIndex {
     private static Map<String, int[]> index(Btf btf, int from, int to, NameFilter filter) {
         Map<String, List<Integer>> lists = new HashMap<>();
         StringTable strings = btf.strings();
-        for (int id = from; id < to; id++) {
-            int off = btf.nameOff(id);
-            if (off == 0 || filter != null && !filter.mayMatch(btf.kind(id), strings, off)) {
-                continue;
+        // each BTF of the chain (a split's base, its own) stores its types' words: read them directly
+        for (int segment = from; segment < to; ) {
+            Btf store = btf.owner(segment);
+            int[] words = store.words();
+            int[] starts = store.starts();
+            int first = store.firstId();
+            int end = Math.min(to, store.typeCount());
+            for (int id = segment; id < end; id++) {
+                int s = starts[id - first];
+                int off = words[s];
+                if (off == 0 || filter != null && !filter.mayMatch(Kind.kindOf(words[s + 1]), strings, off)) {
+                    continue;
+                }
+                String name = btf.name(id);
+                if (name == null || name.isEmpty()) {
+                    continue;
+                }
+                String essential = TypeOps.essentialName(name);
+                if (filter == null || filter.names.contains(essential)) {
+                    lists.computeIfAbsent(essential, k -> new ArrayList<>(1)).add(id);
+                }
             }
-            String name = btf.name(id);
-            if (name == null || name.isEmpty()) {
-                continue;
-            }
-            String essential = TypeOps.essentialName(name);
-            if (filter == null || filter.names.contains(essential)) {
-                lists.computeIfAbsent(essential, k -> new ArrayList<>(1)).add(id);
-            }
+            segment = end;
         }
         Map<String, int[]> out = new HashMap<>(lists.size() * 2);
         lists.forEach((k, v) -> out.put(k, v.stream().mapToInt(Integer::intValue).toArray()));
