@@ -72,6 +72,9 @@ final class MinimizeCommand implements Callable<Integer> {
         Outputs.checkBatch(all, List.of(), in -> objects.contains(in) ? List.of() : List.of(target(in)), false);
         TargetMinimizer minimizer = TargetMinimizer.forPrograms(objects, true);
         Outputs.ensureDirectory(outDir);
+        if (targets.size() >= TargetMinimizer.ROOMY_BATCH) {
+            TargetMinimizer.roomForGarbage();
+        }
         return Batch.run("minimize", targets, in -> minimizer.minimize(in, target(in)), batch.quiet, batch.json);
     }
 

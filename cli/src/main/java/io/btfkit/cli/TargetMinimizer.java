@@ -56,6 +56,31 @@ final class TargetMinimizer {
         return new TargetMinimizer(List.copyOf(programFiles), List.copyOf(parsed), batch);
     }
 
+    /**
+     * The number of targets from which {@link #roomForGarbage} pays: setting the flags loads
+     * the JVM's management classes (about 25 ms); the collections saved are about 0.6 ms a
+     * kernel (416 kernels: 90 full collections, 0.40 s, down to 32, 0.17 s).
+     */
+    static final int ROOMY_BATCH = 40;
+
+    /**
+     * Batch mode: lets the heap keep three times its live data free. Each target leaves some
+     * 6 MB of arrays behind (its types and strings, read whole); with the launcher's heap
+     * ratios (10-30% free, tuned for one large input) the serial collector then runs a full
+     * collection every five targets or so, a fifth of a large batch's wall time. The ratios are
+     * manageable flags; a JVM that refuses them keeps its sizing. (Peak memory of 416 kernels:
+     * 99 → 165 MB.)
+     */
+    static void roomForGarbage() {
+        try {
+            var vm = java.lang.management.ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
+            vm.setVMOption("MaxHeapFreeRatio", "90"); // first: the minimum may not exceed it
+            vm.setVMOption("MinHeapFreeRatio", "75");
+        } catch (RuntimeException | LinkageError e) {
+            // not HotSpot, or the flags are not manageable here: the default sizing
+        }
+    }
+
     /** The parsed objects, in command-line order. */
     List<CoreProgram> programs() {
         return programs;
