@@ -91,7 +91,7 @@ class MinimizeCommandTest {
 
         Cli noOutput = Cli.run("minimize", raw.toString(), TASK_TRACE);
         assertEquals(2, noOutput.exit);
-        assertTrue(noOutput.err.contains("--output"), noOutput.err);
+        assertTrue(noOutput.err.contains("-o"), noOutput.err);
 
         Cli overwrite = Cli.run("minimize", raw.toString(), "-o", TASK_TRACE, TASK_TRACE);
         assertEquals(2, overwrite.exit, overwrite.toString());

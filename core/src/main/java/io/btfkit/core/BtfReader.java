@@ -159,6 +159,9 @@ public final class BtfReader {
      * reported as such by {@link SplitBaseFit}.
      */
     private static void checkReferences(Btf btf) {
+        if (!btf.isSplit() && inRange(btf.words(), btf.starts(), btf.typeCount(), btf.strings().end())) {
+            return;
+        }
         int[] words = btf.words();
         int[] starts = btf.starts();
         int typeCount = btf.typeCount();
@@ -197,6 +200,84 @@ public final class BtfReader {
                 }
             }
         }
+    }
+
+    /**
+     * The common case of {@link #checkReferences} for standalone BTF in one tight loop per kind:
+     * true when every string offset and type id it checks is in range. False (also for a kind
+     * it does not know) sends the caller to the full walk, which names what is wrong. On a
+     * vmlinux (126,000 types) this is about three times faster than the general walk, which
+     * matters where thousands of kernels are read in one run ({@code minimize --out-dir}).
+     */
+    private static boolean inRange(int[] w, int[] starts, int typeCount, int strEnd) {
+        // unsigned comparison: x < limit as (x ^ MIN) < (limit ^ MIN)
+        final int flip = Integer.MIN_VALUE;
+        final int strs = strEnd ^ flip;
+        final int types = typeCount ^ flip;
+        for (int i = 0, n = starts.length - 1; i < n; i++) {
+            int s = starts[i];
+            int info = w[s + 1];
+            int vlen = Kind.vlenOf(info);
+            if ((w[s] ^ flip) >= strs) {
+                return false;
+            }
+            switch (Kind.kindOf(info)) {
+                case Kind.INT, Kind.FWD, Kind.FLOAT -> { }
+                case Kind.PTR, Kind.TYPEDEF, Kind.VOLATILE, Kind.CONST, Kind.RESTRICT, Kind.FUNC, Kind.VAR, Kind.DECL_TAG,
+                        Kind.TYPE_TAG -> {
+                    if ((w[s + 2] ^ flip) >= types) {
+                        return false;
+                    }
+                }
+                case Kind.ARRAY -> {
+                    if ((w[s + 3] ^ flip) >= types || (w[s + 4] ^ flip) >= types) {
+                        return false;
+                    }
+                }
+                case Kind.STRUCT, Kind.UNION -> {
+                    for (int m = s + 3, end = s + 3 + 3 * vlen; m < end; m += 3) {
+                        if ((w[m] ^ flip) >= strs || (w[m + 1] ^ flip) >= types) {
+                            return false;
+                        }
+                    }
+                }
+                case Kind.ENUM -> {
+                    for (int m = s + 3, end = s + 3 + 2 * vlen; m < end; m += 2) {
+                        if ((w[m] ^ flip) >= strs) {
+                            return false;
+                        }
+                    }
+                }
+                case Kind.ENUM64 -> {
+                    for (int m = s + 3, end = s + 3 + 3 * vlen; m < end; m += 3) {
+                        if ((w[m] ^ flip) >= strs) {
+                            return false;
+                        }
+                    }
+                }
+                case Kind.FUNC_PROTO -> {
+                    if ((w[s + 2] ^ flip) >= types) {
+                        return false;
+                    }
+                    for (int m = s + 3, end = s + 3 + 2 * vlen; m < end; m += 2) {
+                        if ((w[m] ^ flip) >= strs || (w[m + 1] ^ flip) >= types) {
+                            return false;
+                        }
+                    }
+                }
+                case Kind.DATASEC -> {
+                    for (int m = s + 3, end = s + 3 + 3 * vlen; m < end; m += 3) {
+                        if ((w[m] ^ flip) >= types) {
+                            return false;
+                        }
+                    }
+                }
+                default -> {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private static BtfFormatException badString(Btf btf, int id, int s, int slot, int strEnd) {

@@ -1,10 +1,15 @@
 package io.btfkit.core.relo;
 
 import io.btfkit.core.Btf;
+import io.btfkit.core.Kind;
+import io.btfkit.core.StringTable;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The target's named types by essential name, for finding CO-RE candidates in one lookup.
@@ -12,30 +17,90 @@ import java.util.Map;
  * <p>As libbpf does for a program using module BTF: the base (vmlinux) is searched first, and
  * the split (module) types only when the base has no candidate at all. A target that is not
  * split is searched whole.
+ *
+ * <p>Indexing every name of a vmlinux (about 70,000 named types) costs far more than resolving
+ * a program's relocations, so an index may be limited to the essential names and local kinds
+ * the relocations will ask for ({@link #forPrograms}): only types of a compatible kind whose
+ * name starts with the first two bytes of a wanted name are decoded (a vmlinux's 56,000
+ * functions are not even looked at). A name or kind outside that set still gets its answer,
+ * from a full index built on first need.
  */
 final class CandidateIndex {
     private final Btf target;
+    private final Set<String> limitedTo;
+    /** With {@link #limitedTo}: the local kinds asked for. */
+    private final BitSet localKinds;
     private final Map<String, int[]> base;
     private final Map<String, int[]> own;
+    /** The full index, when a name outside {@link #limitedTo} was asked for. */
+    private volatile CandidateIndex full;
 
+    /** Indexes every named type. */
     CandidateIndex(Btf target) {
+        this(target, null, null);
+    }
+
+    /** Indexes the types the relocations of {@code programs} can have as candidates. */
+    static CandidateIndex forPrograms(Btf target, List<CoreProgram> programs) {
+        Set<String> names = new HashSet<>();
+        BitSet kinds = new BitSet();
+        for (CoreProgram p : programs) {
+            for (LocalRelo r : p.relos()) {
+                if (needsCandidates(r)) {
+                    names.add(TypeOps.essentialName(TypeOps.nameOrEmpty(p.local(), r.typeId())));
+                    kinds.set(p.local().kind(r.typeId()));
+                }
+            }
+        }
+        return new CandidateIndex(target, names, kinds);
+    }
+
+    /** Whether resolving {@code r} searches candidates (as {@link CoreRelocator#resolve} does). */
+    static boolean needsCandidates(LocalRelo r) {
+        return r.spec() != null && r.kind() != ReloKind.TYPE_ID_LOCAL && !TypeOps.nameOrEmpty(r.spec().btf(), r.typeId()).isEmpty();
+    }
+
+    /** Indexes the types of the given essential names and compatible with the given local kinds only (null: all). */
+    private CandidateIndex(Btf target, Set<String> essentialNames, BitSet localKinds) {
         this.target = target;
+        this.limitedTo = essentialNames == null ? null : Set.copyOf(essentialNames);
+        this.localKinds = localKinds;
+        NameFilter filter = essentialNames == null ? null : new NameFilter(essentialNames, localKinds);
         if (target.isSplit()) {
-            this.base = index(target, 1, target.firstId());
-            this.own = index(target, target.firstId(), target.typeCount());
+            this.base = index(target, 1, target.firstId(), filter);
+            this.own = index(target, target.firstId(), target.typeCount(), filter);
         } else {
-            this.base = index(target, 1, target.typeCount());
+            this.base = index(target, 1, target.typeCount(), filter);
             this.own = Map.of();
         }
     }
 
-    private static Map<String, int[]> index(Btf btf, int from, int to) {
+    private static Map<String, int[]> index(Btf btf, int from, int to, NameFilter filter) {
         Map<String, List<Integer>> lists = new HashMap<>();
-        for (int id = from; id < to; id++) {
-            String name = btf.name(id);
-            if (name != null && !name.isEmpty()) {
-                lists.computeIfAbsent(TypeOps.essentialName(name), k -> new ArrayList<>(1)).add(id);
+        StringTable strings = btf.strings();
+        // each BTF of the chain (a split's base, its own) stores its types' words: read them directly
+        for (int segment = from; segment < to; ) {
+            Btf store = btf.owner(segment);
+            int[] words = store.words();
+            int[] starts = store.starts();
+            int first = store.firstId();
+            int end = Math.min(to, store.typeCount());
+            for (int id = segment; id < end; id++) {
+                int s = starts[id - first];
+                int off = words[s];
+                if (off == 0 || filter != null && !filter.mayMatch(Kind.kindOf(words[s + 1]), strings, off)) {
+                    continue;
+                }
+                String name = btf.name(id);
+                if (name == null || name.isEmpty()) {
+                    continue;
+                }
+                String essential = TypeOps.essentialName(name);
+                if (filter == null || filter.names.contains(essential)) {
+                    lists.computeIfAbsent(essential, k -> new ArrayList<>(1)).add(id);
+                }
             }
+            segment = end;
         }
         Map<String, int[]> out = new HashMap<>(lists.size() * 2);
         lists.forEach((k, v) -> out.put(k, v.stream().mapToInt(Integer::intValue).toArray()));
@@ -48,8 +113,24 @@ final class CandidateIndex {
 
     /** Target types of a kind compatible with {@code localKind} whose essential name is {@code essentialName}, by id. */
     int[] candidates(String essentialName, int localKind) {
+        if (limitedTo != null && !(limitedTo.contains(essentialName) && localKinds.get(localKind))) {
+            return fullIndex().candidates(essentialName, localKind);
+        }
         int[] found = filter(base.get(essentialName), localKind);
         return found.length > 0 ? found : filter(own.get(essentialName), localKind);
+    }
+
+    private CandidateIndex fullIndex() {
+        CandidateIndex f = full;
+        if (f == null) {
+            synchronized (this) {
+                f = full;
+                if (f == null) {
+                    full = f = new CandidateIndex(target);
+                }
+            }
+        }
+        return f;
     }
 
     private int[] filter(int[] ids, int localKind) {
@@ -57,5 +138,57 @@ final class CandidateIndex {
             return new int[0];
         }
         return java.util.Arrays.stream(ids).filter(id -> TypeOps.kindsCompatible(localKind, target.kind(id))).toArray();
+    }
+
+    /**
+     * A quick test on a name's first two bytes: a type named {@code N} is a candidate for the
+     * essential name {@code E} only if {@code N} starts with {@code E}. Passing it says only
+     * "maybe"; the caller decides on the decoded name.
+     */
+    private static final class NameFilter {
+        final Set<String> names;
+        /** Target kinds compatible with a wanted local kind. */
+        private final boolean[] kinds = new boolean[128];
+        /** By first byte: some wanted name is that one byte long. */
+        private final boolean[] oneByte = new boolean[256];
+        /** By first two bytes (first * 256 + second). */
+        private final boolean[] twoBytes = new boolean[256 * 256];
+        /** A wanted name that was not valid UTF-8 (decoded with U+FFFD): its bytes are unknown, every name passes. */
+        private final boolean passAll;
+
+        NameFilter(Set<String> names, BitSet localKinds) {
+            this.names = names;
+            for (int k = 0; k < kinds.length; k++) {
+                for (int l = localKinds.nextSetBit(0); l >= 0; l = localKinds.nextSetBit(l + 1)) {
+                    kinds[k] |= TypeOps.kindsCompatible(l, k);
+                }
+            }
+            this.passAll = names.stream().anyMatch(n -> n.indexOf('\uFFFD') >= 0);
+            for (String n : names) {
+                byte[] b = n.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                if (b.length == 1) {
+                    oneByte[b[0] & 0xff] = true;
+                } else if (b.length > 1) {
+                    twoBytes[(b[0] & 0xff) << 8 | (b[1] & 0xff)] = true;
+                }
+            }
+        }
+
+        boolean mayMatch(int kind, StringTable strings, int off) {
+            if (!kinds[kind]) {
+                return false;
+            }
+            if (passAll) {
+                return true;
+            }
+            StringTable t = strings.tableOf(off);
+            byte[] d = t.bytes();
+            int i = off - t.start();
+            int b0 = d[i] & 0xff;
+            if (oneByte[b0]) {
+                return true;
+            }
+            return i + 1 < d.length && twoBytes[b0 << 8 | (d[i + 1] & 0xff)];
+        }
     }
 }

@@ -18,9 +18,20 @@ public final class CoreRelocator {
     private final Btf target;
     private final CandidateIndex index;
 
+    /** A relocator for any relocation: every named type of {@code target} is indexed. */
     public CoreRelocator(Btf target) {
         this.target = target;
         this.index = new CandidateIndex(target);
+    }
+
+    /**
+     * A relocator for the relocations of {@code programs}: only the target types named as their
+     * local types, of compatible kinds, are indexed (a vmlinux has about 100,000 named types, a program's relocations
+     * a few dozen names). It still resolves any other relocation, indexing the rest on first need.
+     */
+    public CoreRelocator(Btf target, List<CoreProgram> programs) {
+        this.target = target;
+        this.index = CandidateIndex.forPrograms(target, programs);
     }
 
     public Btf target() {

@@ -68,6 +68,21 @@ public final class Minimizer {
         }
     }
 
+    /**
+     * Resolves every relocation of {@code program} with {@code relocator} (whose target is this
+     * minimizer's) and marks what each uses.
+     *
+     * @throws BtfException as {@link #record}, for the first relocation that is an error
+     */
+    public void recordAll(CoreRelocator relocator, CoreProgram program) throws BtfException {
+        if (relocator.target() != target) {
+            throw new IllegalArgumentException("the relocator resolves against another target");
+        }
+        for (LocalRelo r : program.relos()) {
+            record(relocator.resolve(program.local(), r));
+        }
+    }
+
     /** Root type, then each struct/union member on the raw path and its type (not behind pointers). */
     private void recordField(CoreSpec spec) throws BtfException {
         int id = spec.rootTypeId();

@@ -246,6 +246,60 @@ class CoreRelocatorTest {
         assertTrue(e.getMessage().contains("type id 9999"), e.getMessage());
     }
 
+    /**
+     * A relocator limited to the names of a program's relocations gives every one of them the
+     * full relocator's result, and still answers a name outside its set (from a full index).
+     */
+    @Test
+    void aRelocatorForSomeNamesResolvesAsTheFullOne() {
+        List<LocalRelo> relos = List.of(
+                LocalRelo.parse(LOCAL, "s", 0, 0, 4, "0:0", ReloKind.FIELD_BYTE_OFFSET.ordinal()),
+                LocalRelo.parse(LOCAL, "s", 1, 8, 11, "0:0", ReloKind.FIELD_BYTE_OFFSET.ordinal()),
+                LocalRelo.parse(LOCAL, "s", 2, 16, 7, "1", ReloKind.ENUMVAL_VALUE.ordinal()),
+                LocalRelo.parse(LOCAL, "s", 3, 24, 12, "0", ReloKind.TYPE_EXISTS.ordinal()),
+                LocalRelo.parse(LOCAL, "s", 4, 32, 10, "0", ReloKind.TYPE_SIZE.ordinal()));
+        CoreProgram prog = new CoreProgram("p", LOCAL, relos);
+        assertEquals(java.util.Set.of("task_struct", "dup", "state", "absent", "pid_t"), prog.essentialNames());
+        CoreRelocator limited = new CoreRelocator(TARGET, List.of(prog));
+        for (LocalRelo r : relos) {
+            assertEquals(shown(RELOCATOR.resolve(LOCAL, r)), shown(limited.resolve(LOCAL, r)), r.toString());
+        }
+        CoreRelocator other = new CoreRelocator(TARGET, List.of(new CoreProgram("q", LOCAL, List.of(relos.get(2)))));
+        LocalRelo outside = relos.get(0);
+        assertEquals(shown(RELOCATOR.resolve(LOCAL, outside)), shown(other.resolve(LOCAL, outside)), "a name outside the set");
+        assertEquals(List.of(4), other.resolve(LOCAL, outside).matching());
+    }
+
+    /** A one-byte name and names sharing their first two bytes with others are found alike. */
+    @Test
+    void shortAndSimilarNamesAreFound() {
+        Btf target = RawTextParser.parse(INTS + """
+                [4] STRUCT 'a' size=4 vlen=1
+                \t'x' type_id=1 bits_offset=0
+                [5] STRUCT 'ab' size=4 vlen=0
+                [6] STRUCT 'a___2' size=4 vlen=1
+                \t'x' type_id=1 bits_offset=0
+                [7] STRUCT 'abc___1' size=4 vlen=0
+                """, null);
+        Btf local = RawTextParser.parse(INTS + """
+                [4] STRUCT 'a' size=4 vlen=1
+                \t'x' type_id=1 bits_offset=0
+                [5] STRUCT 'abc' size=4 vlen=0
+                """, null);
+        List<LocalRelo> relos = List.of(LocalRelo.parse(local, "s", 0, 0, 4, "0", ReloKind.TYPE_SIZE.ordinal()),
+                LocalRelo.parse(local, "s", 1, 0, 5, "0", ReloKind.TYPE_SIZE.ordinal()));
+        CoreRelocator limited = new CoreRelocator(target, List.of(new CoreProgram("p", local, relos)));
+        assertEquals(List.of(4, 6), limited.resolve(local, relos.get(0)).candidates());
+        assertEquals(List.of(7), limited.resolve(local, relos.get(1)).candidates());
+    }
+
+    /** What a result says, for comparing two (a target spec has no equals). */
+    static String shown(ReloResult r) {
+        CoreSpec t = r.target();
+        return r.status() + " " + r.value() + " " + r.candidates() + " " + r.matching() + " " + r.error() + " "
+                + (t == null ? "-" : t.rootTypeId() + " " + t.describe() + " " + java.util.Arrays.toString(t.rawSpec()) + " " + t.bitOffset());
+    }
+
     @Test
     void essentialNames() {
         assertEquals(11, TypeOps.essentialNameLength("task_struct___old"));
