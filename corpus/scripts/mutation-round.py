@@ -7,7 +7,7 @@ Each run is a whole `btfkit` process under a 20 s limit. A run is a finding when
   - prints an error that is not one line starting with "btfkit: ",
   - exits 0 without writing the output it was asked for, or
   - changes its input file.
-Usage: corpus/scripts/mutation-round.py [--runs N] [--seed S] [--jobs J] [--out DIR]
+Usage: corpus/scripts/mutation-round.py [--runs N] [--seed S] [--jobs J] [--out DIR] [--commands a,b]
 Findings are copied to DIR/findings/ with the command line; a summary is printed (and is what
 docs/FUZZING.md records).
 """
@@ -200,8 +200,18 @@ def commands(kind, f, tmp):
     if kind == "split":
         cmds.append(["distill", f, "--base", BASE, "-o", o, "--base-out", o + ".base"])
         cmds.append(["dump", f, "--base", OTHER_BASE, "-o", o])
+    prog = os.path.join(ROOT, "corpus", "samples", "bpf", "core_reads.bpf.o")
+    if kind == "split":
+        cmds.append(["minimize", f, "--base", BASE, "--standalone", "-o", o, prog])
+        cmds.append(["minimize", f, "--base", BASE, "--base-out", o + ".base", "-o", o, prog])
+        cmds.append(["core-check", prog, "--btf", f, "--base", BASE])
+    if kind in ("standalone", "vmlinux"):
+        cmds.append(["minimize", f, "-o", o, prog])
+        cmds.append(["core-check", prog, "--btf", f])
     if kind == "object":
         cmds.append(["dedup", f, "--out-format", "elf", "-o", o])
+        cmds.append(["core-check", f, "--btf", BASE])
+        cmds.append(["minimize", BASE, "-o", o, f])
     if kind == "distsplit":
         dist = f.rsplit(".", 1)[0] + ".base"   # the golden .base, copied beside the mutated split
         cmds = [["relocate", f, "--dist-base", dist, "--base", OTHER_BASE, "-o", o],
@@ -286,7 +296,9 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", default=os.path.join(tempfile.gettempdir(), "btfkit-mutation-round"))
+    ap.add_argument("--commands", default="", help="only these btfkit commands, comma-separated (e.g. minimize,core-check)")
     a = ap.parse_args()
+    only = set(filter(None, a.commands.split(",")))
     rng = random.Random(a.seed)
     os.makedirs(a.out, exist_ok=True)
     shutil.rmtree(os.path.join(a.out, "findings"), ignore_errors=True)
@@ -298,8 +310,10 @@ def main():
         if kind == "vmlinux" and rng.random() < 0.8:   # large: fewer of them
             kind, p = rng.choice(pool[:-1])
         data = mutate_text(blobs[p], rng) if kind == "text" else mutate(blobs[p], rng)
-        n = len(commands(kind, "x", "t"))
-        jobs.append((i, kind, p, data, rng.randrange(n), a.out))
+        wanted = [k for k, c in enumerate(commands(kind, "x", "t")) if not only or c[0] in only]
+        if not wanted:
+            continue
+        jobs.append((i, kind, p, data, rng.choice(wanted), a.out))
     counts = collections.Counter()
     per_cmd = collections.Counter()
     exits = collections.Counter()
@@ -315,7 +329,7 @@ def main():
             max_time = max(max_time, elapsed)
             if n % 100 == 0:
                 print("%d/%d %s" % (n, a.runs, dict(counts)), file=sys.stderr, flush=True)
-    print("runs: %d in %.0f s (seed %d)" % (a.runs, time.monotonic() - t0, a.seed))
+    print("runs: %d in %.0f s (seed %d)" % (len(jobs), time.monotonic() - t0, a.seed))
     print("verdicts: " + ", ".join("%s %d" % kv for kv in sorted(counts.items())))
     print("exit status: " + ", ".join("%s %d" % kv for kv in sorted(exits.items())))
     print("per command: " + ", ".join("%s %d" % kv for kv in sorted(per_cmd.items())))
