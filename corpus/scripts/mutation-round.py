@@ -205,13 +205,16 @@ def commands(kind, f, tmp):
         cmds.append(["minimize", f, "--base", BASE, "--standalone", "-o", o, prog])
         cmds.append(["minimize", f, "--base", BASE, "--base-out", o + ".base", "-o", o, prog])
         cmds.append(["core-check", prog, "--btf", f, "--base", BASE])
+        cmds.append(["minimize", "-q", "--out-dir", o + ".d", "-B", BASE, f, prog])
     if kind in ("standalone", "vmlinux"):
         cmds.append(["minimize", f, "-o", o, prog])
         cmds.append(["core-check", prog, "--btf", f])
+        cmds.append(["minimize", "-q", "--out-dir", o + ".d", f, prog])
     if kind == "object":
         cmds.append(["dedup", f, "--out-format", "elf", "-o", o])
         cmds.append(["core-check", f, "--btf", BASE])
         cmds.append(["minimize", BASE, "-o", o, f])
+        cmds.append(["minimize", "-q", "--out-dir", o + ".d", BASE, f, prog])
     if kind == "distsplit":
         dist = f.rsplit(".", 1)[0] + ".base"   # the golden .base, copied beside the mutated split
         cmds = [["relocate", f, "--dist-base", dist, "--base", OTHER_BASE, "-o", o],
