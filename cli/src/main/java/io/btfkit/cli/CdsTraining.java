@@ -21,6 +21,8 @@ public final class CdsTraining {
         OutputStream sink = OutputStream.nullOutputStream();
         String bpf = samples.resolve("bpf/task_trace.bpf.o").toString();
         String gcc = samples.resolve("gcc").toString();
+        String coreReads = samples.resolve("bpf/core_reads.bpf.o").toString();
+        String xz = samples.resolve("compressed/task_trace.bpf.o.xz").toString();
         // a base and split BTF on it, as a kernel and a module are
         String base = tmp.resolve("base.btf").toString();
         String split = tmp.resolve("split.btf").toString();
@@ -42,6 +44,10 @@ public final class CdsTraining {
                 "-o", tmp.resolve("dist.split.btf").toString()},
             {"relocate", "--base", base, "--dist-base", tmp.resolve("dist.base.btf").toString(),
                 tmp.resolve("dist.split.btf").toString(), "-o", tmp.resolve("rel.btf").toString()},
+            // CO-RE: one object's BTF stands in for a kernel's (it holds task_struct and the rest)
+            {"core-check", coreReads, "--btf", bpf},
+            {"minimize", bpf, "-o", tmp.resolve("min.btf").toString(), coreReads},
+            {"minimize", "-q", "--out-dir", tmp.resolve("min").toString(), xz, coreReads},
         };
         // command lines picocli parses (QuickArgs leaves help, usage errors and argument groups to
         // it): its classes belong in the archive too

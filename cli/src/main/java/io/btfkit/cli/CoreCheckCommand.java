@@ -3,6 +3,7 @@ package io.btfkit.cli;
 import io.btfkit.core.Btf;
 import io.btfkit.core.BtfFormatException;
 import io.btfkit.core.io.LoadedInput;
+import io.btfkit.core.relo.CoreProgram;
 import io.btfkit.core.relo.CoreRelocator;
 import io.btfkit.core.relo.CoreSpec;
 import io.btfkit.core.relo.LocalRelo;
@@ -49,7 +50,8 @@ final class CoreCheckCommand implements Callable<Integer> {
             throw new FileException(program, e);
         }
         Btf target = Inputs.asLoaded(targetFile, Inputs.base(base));
-        CoreRelocator relocator = new CoreRelocator(target);
+        // only the candidates these relocations can have are indexed (a vmlinux's 100,000 names are not)
+        CoreRelocator relocator = new CoreRelocator(target, List.of(new CoreProgram(program.toString(), local, relos)));
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(Streams.out(), StandardCharsets.UTF_8));
         int unresolved = 0;
         for (LocalRelo r : relos) {
