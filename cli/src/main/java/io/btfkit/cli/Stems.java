@@ -2,7 +2,7 @@ package io.btfkit.cli;
 
 import java.nio.file.Path;
 
-/** Output names in batch mode: the input's file name without .xz/.zst/.gz, then .btf/.o/.ko. */
+/** Output names in batch mode: the input's file name without .xz/.zst/.gz, then .tar, then .btf/.o/.ko. */
 final class Stems {
     private Stems() {
     }
@@ -14,6 +14,9 @@ final class Stems {
                 n = n.substring(0, n.length() - ext.length());
                 break;
             }
+        }
+        if (n.endsWith(".tar") && n.length() > 4) {
+            n = n.substring(0, n.length() - 4); // BTFHub's KERNEL.btf.tar.xz
         }
         for (String ext : new String[] {".btf", ".o", ".ko"}) {
             if (n.endsWith(ext) && n.length() > ext.length()) {

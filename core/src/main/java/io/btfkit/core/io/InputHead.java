@@ -49,7 +49,7 @@ final class InputHead {
             if (inner != null) {
                 checkElf(head, n, cap, inner);
             }
-        } else if (!BzImage.accepts(head) && !RawTextParser.looksLikeText(head)) {
+        } else if (!BzImage.accepts(head) && !TarArchive.accepts(head, n) && !RawTextParser.looksLikeText(head)) {
             throw new BtfFormatException((inner == null ? "" : inner + ": ")
                     + "not BTF, ELF, compressed data or BTF text (starts with " + InputLoader.hexPrefix(head) + ")");
         }

@@ -73,6 +73,12 @@ public final class InputLoader {
         if (compression != null) {
             data = Decompressor.decompress(data, 0, data.length, compression, false, cap, compression.label() + " data");
         }
+        if (TarArchive.accepts(data)) {
+            TarArchive.Extracted member = TarArchive.onlyMember(data, compression == null ? "tar archive"
+                    : compression.label() + " data (a tar archive)");
+            data = member.bytes();
+            InputHead.check(data, Math.min(data.length, InputHead.LENGTH), cap, "tar member '" + member.name() + "'");
+        }
         if (BzImage.accepts(data)) {
             data = BzImage.vmlinux(data, cap);
         }
