@@ -34,6 +34,43 @@ public final class BtfReader {
      * (alignment padding); anything else is an error, since it would be silently dropped.
      */
     public static Btf read(byte[] data, int off, int len, Btf base) {
+        return read(data, off, len, base, null);
+    }
+
+    /**
+     * Arrays one reader may reuse from one blob to the next: the type words and the type index
+     * while it is built. For a caller that reads many large BTFs one after another, each done
+     * with before the next is read ({@code minimize --out-dir}: a vmlinux is 3 MB of words and
+     * 0.5-1.5 MB of index under construction), so that they are allocated once instead of
+     * filling the heap with garbage for the collector. A BTF read with a scratch keeps its
+     * words array: it must not be used once the scratch is read into again. One thread at a
+     * time. The arrays grow to the largest input read, never more.
+     */
+    public static final class Scratch {
+        private int[] words = new int[0];
+        private int[] starts = new int[0];
+
+        int[] words(int n) {
+            if (words.length < n) {
+                words = new int[n];
+            }
+            return words;
+        }
+
+        int[] starts(int n) {
+            if (starts.length < n) {
+                starts = new int[n];
+            }
+            return starts;
+        }
+    }
+
+    /**
+     * {@link #read(byte[], int, int, Btf)} into {@code scratch}'s arrays when it is not null
+     * (the returned BTF's words array may be longer than its type section: the model allows
+     * it).
+     */
+    public static Btf read(byte[] data, int off, int len, Btf base, Scratch scratch) {
         BtfHeader h = BtfHeader.parse(data, off, len);
         long end = h.blobLength();
         for (long i = end; i < len; i++) {
@@ -43,26 +80,33 @@ public final class BtfReader {
                         ? " (another BTF blob: concatenated sections are not read as one)" : ""));
             }
         }
-        return readBlob(data, off, h, base);
+        return readBlob(data, off, h, base, scratch);
     }
 
     /** Reads one blob whose header has been parsed; bytes after its sections are ignored. */
     public static Btf readBlob(byte[] data, int off, BtfHeader h, Btf base) {
+        return readBlob(data, off, h, base, null);
+    }
+
+    private static Btf readBlob(byte[] data, int off, BtfHeader h, Btf base, Scratch scratch) {
         int metaStart = off + (int) h.hdrLen();
         LayoutTable layout = h.layoutLen() > 0 ? readLayout(data, metaStart + (int) h.layoutOff(), (int) h.layoutLen(), h.order())
                 : null;
         StringTable strings = readStrings(data, metaStart + (int) h.strOff(), (int) h.strLen(), base);
         ByteBuffer types = ByteBuffer.wrap(data, metaStart + (int) h.typeOff(), (int) h.typeLen()).order(h.order());
-        int[] words = new int[(int) (h.typeLen() / 4)];
-        types.asIntBuffer().get(words);
+        int n = (int) (h.typeLen() / 4);
+        int[] words = scratch == null ? new int[n] : scratch.words(n);
+        types.asIntBuffer().get(words, 0, n);
         Btf.RawFormat format = new Btf.RawFormat(h.order(), (int) Math.min(h.hdrLen(), Integer.MAX_VALUE), h.flags(), layout);
-        int[] checked = base == null ? indexChecked(words, strings.end()) : null;
+        int[] checked = base != null ? null
+                // (with a scratch, room for the most types the words can hold: it never grows)
+                : indexChecked(words, n, strings.end(), scratch == null ? null : scratch.starts(n / 3 + 2));
         if (checked != null) {
             return new Btf(null, words, checked, strings, format);
         }
         // split BTF, or something is wrong (or a kind only the layout section describes): the
         // general passes, which name the fault
-        int[] starts = index(words, layout, base == null ? 1 : base.typeCount());
+        int[] starts = index(words, n, layout, base == null ? 1 : base.typeCount());
         Btf btf = new Btf(base, words, starts, strings, format);
         checkReferences(btf);
         return btf;
@@ -111,28 +155,28 @@ public final class BtfReader {
      * at most the three-word minimum — then trimmed. (Sized for the minimum from the start, a
      * link of 300 units allocated 20 MB more than it kept.)
      */
-    static int[] index(int[] words, LayoutTable layout, int firstId) {
-        int most = words.length / 3 + 1;
-        int[] starts = new int[Math.min(most, words.length / 8 + 16)];
+    static int[] index(int[] words, int n, LayoutTable layout, int firstId) {
+        int most = n / 3 + 1;
+        int[] starts = new int[Math.min(most, n / 8 + 16)];
         int count = 0;
         int w = 0;
-        while (w < words.length) {
+        while (w < n) {
             if (count + 1 >= starts.length && starts.length < most) {
                 starts = java.util.Arrays.copyOf(starts, (int) Math.min(most, 2L * starts.length));
             }
             starts[count] = w;
-            w += typeWords(words, w, layout, firstId + count);
+            w += typeWords(words, n, w, layout, firstId + count);
             count++;
         }
         starts[count] = w;
         return java.util.Arrays.copyOf(starts, count + 1);
     }
 
-    private static int typeWords(int[] words, int w, LayoutTable layout, int id) {
+    private static int typeWords(int[] words, int wordCount, int w, LayoutTable layout, int id) {
         long byteOff = 4L * w;
-        if (words.length - w < 3) {
+        if (wordCount - w < 3) {
             throw new BtfFormatException("type [" + id + "] at type section offset " + byteOff + ": header needs 12 bytes, only "
-                    + 4 * (words.length - w) + " left");
+                    + 4 * (wordCount - w) + " left");
         }
         int info = words[w + 1];
         int kind = Kind.kindOf(info);
@@ -152,9 +196,9 @@ public final class BtfReader {
             throw new BtfFormatException("type [" + id + "] at type section offset " + byteOff + ": unknown kind " + kind
                     + (kind == Kind.UNKN ? " (UNKN is not a type)" : layout == null ? " and no layout section describes it" : ""));
         }
-        if (n > words.length - w) {
+        if (n > wordCount - w) {
             throw new BtfFormatException("type [" + id + "] " + Kind.name(kind) + " at type section offset " + byteOff + ": vlen "
-                    + vlen + " needs " + 4 * n + " bytes, only " + 4 * (words.length - w) + " left in the type section");
+                    + vlen + " needs " + 4 * n + " bytes, only " + 4 * (wordCount - w) + " left in the type section");
         }
         return (int) n;
     }
@@ -214,15 +258,14 @@ public final class BtfReader {
      * where hundreds of kernels are read in one run ({@code minimize --out-dir}). The slots
      * checked are those of {@link TypeRefs}; ReaderFastPathTest holds the two paths equal.
      */
-    static int[] indexChecked(int[] w, int strEnd) {
-        final int n = w.length;
+    static int[] indexChecked(int[] w, int n, int strEnd, int[] startsBuffer) {
         // unsigned comparison: x < limit as (x ^ MIN) < (limit ^ MIN); the largest type id is
         // gathered (unsigned, flipped) and compared once the type count is known
         final int flip = Integer.MIN_VALUE;
         final int strs = strEnd ^ flip;
         int maxType = flip;
         int most = n / 3 + 1;
-        int[] starts = new int[Math.min(most, n / 8 + 16)];
+        int[] starts = startsBuffer != null ? startsBuffer : new int[Math.min(most, n / 8 + 16)];
         int count = 0;
         int s = 0;
         while (s < n) {

@@ -24,9 +24,9 @@ class ReaderFastPathTest {
         for (Path k : new Path[] {TestData.vmlinux618(), TestData.golden("vmlinux-6.1.0-47.btf"),
                 TestData.golden("vmlinux-6.1.0-56.btf"), TestData.golden("vmlinux-6.1.0-56-cloud.btf")}) {
             Btf read = BtfReader.read(TestData.bytes(k));
-            int[] fast = BtfReader.indexChecked(read.words(), read.strings().end());
+            int[] fast = BtfReader.indexChecked(read.words(), read.words().length, read.strings().end(), null);
             assertNotNull(fast, k.toString());
-            assertArrayEquals(BtfReader.index(read.words(), null, 1), fast, k.toString());
+            assertArrayEquals(BtfReader.index(read.words(), read.words().length, null, 1), fast, k.toString());
         }
     }
 
@@ -43,10 +43,10 @@ class ReaderFastPathTest {
             w[r.nextInt(w.length)] = damage(r, x);
         }
         int strEnd = x.strings().end();
-        int[] fast = BtfReader.indexChecked(w, strEnd);
+        int[] fast = BtfReader.indexChecked(w, w.length, strEnd, null);
         int[] general;
         try {
-            general = BtfReader.index(w, null, 1);
+            general = BtfReader.index(w, w.length, null, 1);
             BtfReader.checkReferences(new Btf(null, w, general, x.strings(), Btf.RawFormat.CLASSIC));
         } catch (BtfFormatException e) {
             general = null;
