@@ -4,7 +4,6 @@ import io.btfkit.core.Btf;
 import io.btfkit.core.Kind;
 import io.btfkit.core.StringTable;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -86,6 +85,11 @@ final class CandidateIndex {
         StringTable strings = btf.strings();
         // (plain locals in the loop: it runs over every type of every target, 126,000 a vmlinux)
         boolean[] kinds = filter == null ? null : filter.kinds;
+        boolean[] oneByte = filter == null ? null : filter.oneByte;
+        boolean[] twoBytes = filter == null ? null : filter.twoBytes;
+        boolean decodeAll = filter == null || filter.decodeAll;
+        byte[] ownBytes = strings.bytes();
+        int ownStart = strings.start();
         // each BTF of the chain (a split's base, its own) stores its types' words: read them directly
         for (int segment = from; segment < to; ) {
             Btf store = btf.owner(segment);
@@ -99,7 +103,23 @@ final class CandidateIndex {
                 if (off == 0 || kinds != null && !kinds[Kind.kindOf(words[s + 1])]) {
                     continue;
                 }
-                String essential = filter == null ? NameFilter.DECODE : filter.match(strings, off);
+                String essential = NameFilter.DECODE;
+                if (filter != null) {
+                    // the filter's quick test on the name's first two bytes, here: most names fail it
+                    byte[] d = ownBytes;
+                    int i = off - ownStart;
+                    if (off < ownStart) {
+                        StringTable t = strings.tableOf(off);
+                        d = t.bytes();
+                        i = off - t.start();
+                    }
+                    int b0 = d[i] & 0xff;
+                    // (a table ends with NUL, so a name that is not empty has a second byte)
+                    if (b0 == 0 || !decodeAll && !oneByte[b0] && !twoBytes[b0 << 8 | (d[i + 1] & 0xff)]) {
+                        continue;
+                    }
+                    essential = filter.match(d, i);
+                }
                 if (essential == NameFilter.DECODE) {
                     String name = btf.name(id);
                     if (name == null || name.isEmpty()) {
@@ -172,11 +192,11 @@ final class CandidateIndex {
         private final String[] plain;
         private final byte[][] plainBytes;
         /** By first byte: some wanted name is that one byte long. */
-        private final boolean[] oneByte = new boolean[256];
+        final boolean[] oneByte = new boolean[256];
         /** By first two bytes (first * 256 + second). */
-        private final boolean[] twoBytes = new boolean[256 * 256];
+        final boolean[] twoBytes = new boolean[256 * 256];
         /** Some name must be decoded whenever it passes the quick test (see the class comment). */
-        private final boolean decodeAll;
+        final boolean decodeAll;
 
         NameFilter(Set<String> names, BitSet localKinds) {
             this.names = names;
@@ -200,32 +220,32 @@ final class CandidateIndex {
         }
 
         /**
-         * The wanted essential name of the name at {@code off} (a type of a kind in
-         * {@link #kinds}); null when it has none; {@link #DECODE} when only the decoded name can
-         * tell.
+         * The wanted essential name of the name at {@code d[i]} (a type of a kind in
+         * {@link #kinds}, that passed the quick test); null when it has none; {@link #DECODE}
+         * when only the decoded name can tell.
          */
-        String match(StringTable strings, int off) {
-            StringTable t = strings.tableOf(off);
-            byte[] d = t.bytes();
-            int i = off - t.start();
-            int b0 = d[i] & 0xff;
-            // a table ends with NUL, so a name that is not empty has a second byte
-            if (b0 == 0 || !oneByte[b0] && !twoBytes[b0 << 8 | (d[i + 1] & 0xff)]) {
-                return decodeAll && b0 != 0 ? DECODE : null;
-            }
+        String match(byte[] d, int i) {
             if (decodeAll) {
                 return DECODE;
             }
             for (int k = 0; k < plainBytes.length; k++) {
                 byte[] e = plainBytes[k];
                 int j = i + e.length;
-                if (j < d.length && Arrays.equals(d, i, j, e, 0, e.length)) {
-                    if (d[j] == 0) {
-                        return plain[k];
-                    }
-                    if (j + 2 < d.length && d[j] == '_' && d[j + 1] == '_' && d[j + 2] == '_') {
-                        return DECODE;
-                    }
+                if (j >= d.length) {
+                    continue;
+                }
+                int c = 0;
+                while (c < e.length && d[i + c] == e[c]) {
+                    c++;
+                }
+                if (c < e.length) {
+                    continue;
+                }
+                if (d[j] == 0) {
+                    return plain[k];
+                }
+                if (j + 2 < d.length && d[j] == '_' && d[j + 1] == '_' && d[j + 2] == '_') {
+                    return DECODE;
                 }
             }
             return null;
