@@ -105,6 +105,15 @@ final class Inputs {
      * every file's bytes once more (93 MB of garbage for 300 units).
      */
     static Btf readRawReusing(Path file, Btf base, java.util.Queue<byte[]> buffers) {
+        return readRawReusing(file, base, buffers, null);
+    }
+
+    /**
+     * {@link #readRawReusing(Path, Btf, java.util.Queue)}; a standalone blob's arrays in
+     * {@code scratch} when it is not null (the BTF must then not be used once the scratch is
+     * read into again: {@link io.btfkit.core.BtfReader.Scratch}).
+     */
+    static Btf readRawReusing(Path file, Btf base, java.util.Queue<byte[]> buffers, io.btfkit.core.BtfReader.Scratch scratch) {
         if (isStdin(file)) {
             return null;
         }
@@ -121,7 +130,8 @@ final class Inputs {
             if (!io.btfkit.core.io.FileBytes.readFully(ch, buf, (int) size)) {
                 return null;
             }
-            return InputLoader.readOneBlob(buf, (int) size, base);
+            return base == null && scratch != null ? InputLoader.readOneStandaloneBlob(buf, (int) size, scratch)
+                    : InputLoader.readOneBlob(buf, (int) size, base);
         } catch (java.io.IOException | BtfException e) {
             return null;
         } finally {

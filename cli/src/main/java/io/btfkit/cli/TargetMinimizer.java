@@ -3,6 +3,7 @@ package io.btfkit.cli;
 import io.btfkit.core.Btf;
 import io.btfkit.core.BtfException;
 import io.btfkit.core.BtfFormatException;
+import io.btfkit.core.BtfReader;
 import io.btfkit.core.BtfWriter;
 import io.btfkit.core.OperationException;
 import io.btfkit.core.io.LoadedInput;
@@ -29,6 +30,11 @@ final class TargetMinimizer {
     private final boolean batch;
     /** Read buffers for raw targets, reused from target to target (a vmlinux BTF is 5 MB). */
     private final Queue<byte[]> buffers = new ConcurrentLinkedQueue<>();
+    /**
+     * The reader's arrays for raw standalone targets, reused likewise (a vmlinux's 3 MB of type
+     * words): each target is written and dropped before its scratch goes back to the queue.
+     */
+    private final Queue<BtfReader.Scratch> scratches = new ConcurrentLinkedQueue<>();
 
     private TargetMinimizer(List<Path> programFiles, List<CoreProgram> programs, boolean batch) {
         this.programFiles = programFiles;
@@ -102,7 +108,23 @@ final class TargetMinimizer {
      *     not split (batch mode: a {@link FileException} for that target)
      */
     void minimize(Path targetFile, Btf base, Path out, Path outBase, boolean standalone) {
-        Btf target = load(targetFile, base);
+        if (base != null) {
+            minimize(targetFile, base, out, outBase, standalone, null);
+            return;
+        }
+        BtfReader.Scratch scratch = scratches.poll();
+        if (scratch == null) {
+            scratch = new BtfReader.Scratch();
+        }
+        try {
+            minimize(targetFile, null, out, outBase, standalone, scratch);
+        } finally {
+            scratches.offer(scratch);
+        }
+    }
+
+    private void minimize(Path targetFile, Btf base, Path out, Path outBase, boolean standalone, BtfReader.Scratch scratch) {
+        Btf target = load(targetFile, base, scratch);
         if (target.isSplit() && outBase == null && !standalone) {
             throw new UsageException(targetFile + " is split BTF: give --base-out OUT_BASE (a minimal base and a minimal split on it)"
                     + " or --standalone (one BTF)");
@@ -133,11 +155,11 @@ final class TargetMinimizer {
      * buffer (any other form, or an error, which it then reports, the ordinary way); with one,
      * a module is read on it (relocated first when it carries a distilled base).
      */
-    private Btf load(Path targetFile, Btf base) {
+    private Btf load(Path targetFile, Btf base, BtfReader.Scratch scratch) {
         if (base != null) {
             return Inputs.asLoaded(targetFile, base);
         }
-        Btf target = Inputs.readRawReusing(targetFile, null, buffers);
+        Btf target = Inputs.readRawReusing(targetFile, null, buffers, scratch);
         return target != null ? target : Inputs.asLoaded(targetFile, null);
     }
 

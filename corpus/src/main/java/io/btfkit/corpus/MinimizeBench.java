@@ -2,6 +2,7 @@ package io.btfkit.corpus;
 
 import io.btfkit.core.Btf;
 import io.btfkit.core.BtfException;
+import io.btfkit.core.BtfReader;
 import io.btfkit.core.BtfWriter;
 import io.btfkit.core.io.FileBytes;
 import io.btfkit.core.io.InputLoader;
@@ -20,7 +21,7 @@ import java.util.stream.Stream;
 /**
  * Times the phases of {@code minimize --out-dir} per target, in one thread of one JVM, over
  * every raw BTF file of a directory (an archive of {@code corpus/scripts/minimize-archive.sh}):
- * reading the file, parsing it, indexing candidates, resolving and marking, building and
+ * reading the file, parsing it (into reused arrays, as the command does), indexing candidates, resolving and marking, building and
  * encoding. Usage: {@code MinimizeBench DIR PROG.bpf.o... [-Dbtfkit.rounds=3]}; prints the mean
  * milliseconds per target of each phase, one line per round (the first round includes warm-up).
  */
@@ -39,6 +40,7 @@ public final class MinimizeBench {
             programs.add(CoreProgram.parse(args[i], li.btf(), li.ext()));
         }
         byte[] buf = new byte[16 << 20];
+        BtfReader.Scratch scratch = new BtfReader.Scratch();
         int rounds = Integer.getInteger("btfkit.rounds", 3);
         for (int round = 1; round <= rounds; round++) {
             long[] t = new long[5];
@@ -50,7 +52,7 @@ public final class MinimizeBench {
                     FileBytes.readFully(ch, buf, n);
                 }
                 long t1 = System.nanoTime();
-                Btf target = InputLoader.readOneBlob(buf, n, null);
+                Btf target = InputLoader.readOneStandaloneBlob(buf, n, scratch);
                 long t2 = System.nanoTime();
                 CoreRelocator relocator = new CoreRelocator(target, programs);
                 long t3 = System.nanoTime();

@@ -117,6 +117,14 @@ public final class InputLoader {
     }
 
     /**
+     * {@link #readOneBlob} for a standalone blob, into {@code scratch}'s arrays (see
+     * {@link BtfReader.Scratch}: the BTF must not be used once the scratch is read into again).
+     */
+    public static Btf readOneStandaloneBlob(byte[] data, int len, BtfReader.Scratch scratch) {
+        return BtfReader.read(data, 0, len, null, scratch);
+    }
+
+    /**
      * Every BTF blob of {@code data}, in order: one for ordinary raw BTF (read exactly as
      * {@link #readRaw} does), several when blobs follow each other (possibly after zero
      * padding). Anything after the last blob other than zero bytes is an error.

@@ -52,7 +52,12 @@ final class CandidateIndex {
                 }
             }
         }
-        return new CandidateIndex(target, names, kinds);
+        return forNames(target, names, kinds);
+    }
+
+    /** Indexes the types of the given essential names and compatible with the given local kinds only. */
+    static CandidateIndex forNames(Btf target, Set<String> essentialNames, BitSet localKinds) {
+        return new CandidateIndex(target, essentialNames, localKinds);
     }
 
     /** Whether resolving {@code r} searches candidates (as {@link CoreRelocator#resolve} does). */
@@ -78,6 +83,13 @@ final class CandidateIndex {
     private static Map<String, int[]> index(Btf btf, int from, int to, NameFilter filter) {
         Map<String, List<Integer>> lists = new HashMap<>();
         StringTable strings = btf.strings();
+        // (plain locals in the loop: it runs over every type of every target, 126,000 a vmlinux)
+        boolean[] kinds = filter == null ? null : filter.kinds;
+        boolean[] oneByte = filter == null ? null : filter.oneByte;
+        boolean[] twoBytes = filter == null ? null : filter.twoBytes;
+        boolean decodeAll = filter == null || filter.decodeAll;
+        byte[] ownBytes = strings.bytes();
+        int ownStart = strings.start();
         // each BTF of the chain (a split's base, its own) stores its types' words: read them directly
         for (int segment = from; segment < to; ) {
             Btf store = btf.owner(segment);
@@ -88,17 +100,39 @@ final class CandidateIndex {
             for (int id = segment; id < end; id++) {
                 int s = starts[id - first];
                 int off = words[s];
-                if (off == 0 || filter != null && !filter.mayMatch(Kind.kindOf(words[s + 1]), strings, off)) {
+                if (off == 0 || kinds != null && !kinds[Kind.kindOf(words[s + 1])]) {
                     continue;
                 }
-                String name = btf.name(id);
-                if (name == null || name.isEmpty()) {
+                String essential = NameFilter.DECODE;
+                if (filter != null) {
+                    // the filter's quick test on the name's first two bytes, here: most names fail it
+                    byte[] d = ownBytes;
+                    int i = off - ownStart;
+                    if (off < ownStart) {
+                        StringTable t = strings.tableOf(off);
+                        d = t.bytes();
+                        i = off - t.start();
+                    }
+                    int b0 = d[i] & 0xff;
+                    // (a table ends with NUL, so a name that is not empty has a second byte)
+                    if (b0 == 0 || !decodeAll && !oneByte[b0] && !twoBytes[b0 << 8 | (d[i + 1] & 0xff)]) {
+                        continue;
+                    }
+                    essential = filter.match(d, i);
+                }
+                if (essential == NameFilter.DECODE) {
+                    String name = btf.name(id);
+                    if (name == null || name.isEmpty()) {
+                        continue;
+                    }
+                    essential = TypeOps.essentialName(name);
+                    if (filter != null && !filter.names.contains(essential)) {
+                        continue;
+                    }
+                } else if (essential == null) {
                     continue;
                 }
-                String essential = TypeOps.essentialName(name);
-                if (filter == null || filter.names.contains(essential)) {
-                    lists.computeIfAbsent(essential, k -> new ArrayList<>(1)).add(id);
-                }
+                lists.computeIfAbsent(essential, k -> new ArrayList<>(1)).add(id);
             }
             segment = end;
         }
@@ -141,20 +175,28 @@ final class CandidateIndex {
     }
 
     /**
-     * A quick test on a name's first two bytes: a type named {@code N} is a candidate for the
-     * essential name {@code E} only if {@code N} starts with {@code E}. Passing it says only
-     * "maybe"; the caller decides on the decoded name.
+     * Which wanted essential name a target type's name has, judged on the name's bytes: a quick
+     * test of its first two bytes, then a comparison with the wanted names that start so. A
+     * vmlinux has some 800 names of a compatible kind that pass the quick test; comparing bytes
+     * instead of decoding each name halves the index's time. Only a name that continues with a
+     * flavour separator ({@code ___}) — or any name, when a wanted one is not valid UTF-8 or
+     * holds a separator itself — is decoded, and then decided by {@link TypeOps#essentialName}.
      */
     private static final class NameFilter {
+        /** Returned by {@link #match} for "decode the name and decide on it" (compared by identity). */
+        static final String DECODE = new String("decode");
         final Set<String> names;
-        /** Target kinds compatible with a wanted local kind. */
-        private final boolean[] kinds = new boolean[128];
+        /** Target kinds compatible with a wanted local kind (the caller tests these first). */
+        final boolean[] kinds = new boolean[128];
+        /** The wanted names without a separator, and their UTF-8 bytes. */
+        private final String[] plain;
+        private final byte[][] plainBytes;
         /** By first byte: some wanted name is that one byte long. */
-        private final boolean[] oneByte = new boolean[256];
+        final boolean[] oneByte = new boolean[256];
         /** By first two bytes (first * 256 + second). */
-        private final boolean[] twoBytes = new boolean[256 * 256];
-        /** A wanted name that was not valid UTF-8 (decoded with U+FFFD): its bytes are unknown, every name passes. */
-        private final boolean passAll;
+        final boolean[] twoBytes = new boolean[256 * 256];
+        /** Some name must be decoded whenever it passes the quick test (see the class comment). */
+        final boolean decodeAll;
 
         NameFilter(Set<String> names, BitSet localKinds) {
             this.names = names;
@@ -163,9 +205,12 @@ final class CandidateIndex {
                     kinds[k] |= TypeOps.kindsCompatible(l, k);
                 }
             }
-            this.passAll = names.stream().anyMatch(n -> n.indexOf('\uFFFD') >= 0);
-            for (String n : names) {
-                byte[] b = n.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            this.decodeAll = names.stream().anyMatch(n -> n.indexOf('\uFFFD') >= 0 || n.contains("___"));
+            this.plain = names.toArray(new String[0]);
+            this.plainBytes = new byte[plain.length][];
+            for (int k = 0; k < plain.length; k++) {
+                byte[] b = plain[k].getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                plainBytes[k] = b;
                 if (b.length == 1) {
                     oneByte[b[0] & 0xff] = true;
                 } else if (b.length > 1) {
@@ -174,21 +219,36 @@ final class CandidateIndex {
             }
         }
 
-        boolean mayMatch(int kind, StringTable strings, int off) {
-            if (!kinds[kind]) {
-                return false;
+        /**
+         * The wanted essential name of the name at {@code d[i]} (a type of a kind in
+         * {@link #kinds}, that passed the quick test); null when it has none; {@link #DECODE}
+         * when only the decoded name can tell.
+         */
+        String match(byte[] d, int i) {
+            if (decodeAll) {
+                return DECODE;
             }
-            if (passAll) {
-                return true;
+            for (int k = 0; k < plainBytes.length; k++) {
+                byte[] e = plainBytes[k];
+                int j = i + e.length;
+                if (j >= d.length) {
+                    continue;
+                }
+                int c = 0;
+                while (c < e.length && d[i + c] == e[c]) {
+                    c++;
+                }
+                if (c < e.length) {
+                    continue;
+                }
+                if (d[j] == 0) {
+                    return plain[k];
+                }
+                if (j + 2 < d.length && d[j] == '_' && d[j + 1] == '_' && d[j + 2] == '_') {
+                    return DECODE;
+                }
             }
-            StringTable t = strings.tableOf(off);
-            byte[] d = t.bytes();
-            int i = off - t.start();
-            int b0 = d[i] & 0xff;
-            if (oneByte[b0]) {
-                return true;
-            }
-            return i + 1 < d.length && twoBytes[b0 << 8 | (d[i + 1] & 0xff)];
+            return null;
         }
     }
 }
