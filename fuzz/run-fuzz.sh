@@ -42,7 +42,7 @@ all_targets=(
     DiffFuzzTest#diff
     CoreReloFuzzTest#relos
     CoreReloFuzzTest#local
-    CoreReloFuzzTest#target
+    CoreReloFuzzTest#kernel
 )
 if [ $# -gt 0 ]; then targets=("$@"); else targets=("${all_targets[@]}"); fi
 

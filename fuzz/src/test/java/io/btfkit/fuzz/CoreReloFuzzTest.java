@@ -24,7 +24,7 @@ import java.util.List;
  *   <li>{@link #relos}: the program's {@code .BTF.ext} (CO-RE records: type ids, access strings,
  *       kinds) with the core_reads sample's {@code .BTF};</li>
  *   <li>{@link #local}: the program's {@code .BTF} with core_reads' {@code .BTF.ext};</li>
- *   <li>{@link #target}: the kernel BTF (raw or text), seeded with minimized 6.18 and 6.1 BTF.</li>
+ *   <li>{@link #kernel}: the kernel BTF (raw or text), seeded with minimized 6.18 and 6.1 BTF.</li>
  * </ul>
  * Each must resolve or reject with a message, and what {@link Minimizer} builds must write and
  * read back. On a fuzzed target, every relocation resolves on the minimized BTF as on the
@@ -34,7 +34,7 @@ class CoreReloFuzzTest {
     private static final byte[] LOCAL_BYTES = resource("CoreReloFuzzTestInputs/local/core_reads.bpf.btf");
     private static final Btf LOCAL = BtfReader.read(LOCAL_BYTES);
     private static final BtfExt EXT = BtfExtReader.read(resource("CoreReloFuzzTestInputs/relos/core_reads.bpf.btf.ext"));
-    private static final Btf TARGET = BtfReader.read(resource("CoreReloFuzzTestInputs/target/min-6.18-all.btf"));
+    private static final Btf TARGET = BtfReader.read(resource("CoreReloFuzzTestInputs/kernel/min-6.18-all.btf"));
     private static final CoreRelocator ON_TARGET = new CoreRelocator(TARGET);
 
     @FuzzTest
@@ -54,7 +54,7 @@ class CoreReloFuzzTest {
     }
 
     @FuzzTest
-    void target(byte[] data) {
+    void kernel(byte[] data) {
         Btf target = Outcomes.parseAny(data);
         if (target == null) {
             return;
