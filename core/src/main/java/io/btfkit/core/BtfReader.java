@@ -49,6 +49,36 @@ public final class BtfReader {
     public static final class Scratch {
         private int[] words = new int[0];
         private int[] starts = new int[0];
+        private NameProbe probe;
+        /** The ids that passed {@link #probe} in the last read, and how many (-1: not probed). */
+        private int[] probed = new int[0];
+        private int probedCount = -1;
+
+        /**
+         * Sets the test the reader applies to each named type of a standalone BTF read into
+         * this scratch while it indexes the words (null: none); the ids that pass are then
+         * {@link #probedIds()}.
+         */
+        public void probe(NameProbe p) {
+            this.probe = p;
+        }
+
+        /**
+         * The ids of the last BTF read into this scratch that passed the probe, ascending, in
+         * the first {@link #probedCount()} entries.
+         */
+        public int[] probedIds() {
+            return probed;
+        }
+
+        /**
+         * How many ids of the last BTF read passed the probe; -1 when that BTF was not probed
+         * (no probe, split BTF, or read by the general passes): the caller must then look at
+         * every type itself.
+         */
+        public int probedCount() {
+            return probedCount;
+        }
 
         int[] words(int n) {
             if (words.length < n) {
@@ -98,9 +128,13 @@ public final class BtfReader {
         int[] words = scratch == null ? new int[n] : scratch.words(n);
         types.asIntBuffer().get(words, 0, n);
         Btf.RawFormat format = new Btf.RawFormat(h.order(), (int) Math.min(h.hdrLen(), Integer.MAX_VALUE), h.flags(), layout);
+        if (scratch != null) {
+            scratch.probedCount = -1;
+        }
         int[] checked = base != null ? null
                 // (with a scratch, room for the most types the words can hold: it never grows)
-                : indexChecked(words, n, strings.end(), scratch == null ? null : scratch.starts(n / 3 + 2));
+                : scratch == null ? indexChecked(words, n, strings.end(), null)
+                : indexChecked(words, n, strings.end(), scratch.starts(n / 3 + 2), strings.bytes(), scratch);
         if (checked != null) {
             return new Btf(null, words, checked, strings, format);
         }
@@ -259,6 +293,19 @@ public final class BtfReader {
      * checked are those of {@link TypeRefs}; ReaderFastPathTest holds the two paths equal.
      */
     static int[] indexChecked(int[] w, int n, int strEnd, int[] startsBuffer) {
+        return indexChecked(w, n, strEnd, startsBuffer, null, null);
+    }
+
+    /**
+     * {@link #indexChecked(int[], int, int, int[])}, applying {@code scratch}'s probe (when it
+     * has one) to each named type whose name offset is in range, its names in {@code names} (the
+     * BTF's own string section, starting at offset 0); the ids that pass go to the scratch, and
+     * its count is set only when the whole pass succeeds.
+     */
+    static int[] indexChecked(int[] w, int n, int strEnd, int[] startsBuffer, byte[] names, Scratch scratch) {
+        NameProbe probe = scratch == null ? null : scratch.probe;
+        int[] probed = probe == null ? null : scratch.probed;
+        int probedCount = 0;
         // unsigned comparison: x < limit as (x ^ MIN) < (limit ^ MIN); the largest type id is
         // gathered (unsigned, flipped) and compared once the type count is known
         final int flip = Integer.MIN_VALUE;
@@ -277,6 +324,12 @@ public final class BtfReader {
                 return null;
             }
             int info = w[s + 1];
+            if (probe != null && w[s] != 0 && probe.passes(Kind.kindOf(info), names, w[s])) {
+                if (probedCount == probed.length) {
+                    probed = Arrays.copyOf(probed, Math.max(64, 2 * probedCount));
+                }
+                probed[probedCount++] = count;
+            }
             long end;
             switch (Kind.kindOf(info)) {
                 case Kind.FWD, Kind.FLOAT -> end = s + 3;
@@ -350,6 +403,10 @@ public final class BtfReader {
             return null;
         }
         starts[count] = s;
+        if (probe != null) {
+            scratch.probed = probed;
+            scratch.probedCount = probedCount;
+        }
         return Arrays.copyOf(starts, count + 1);
     }
 

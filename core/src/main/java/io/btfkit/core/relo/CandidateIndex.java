@@ -2,6 +2,7 @@ package io.btfkit.core.relo;
 
 import io.btfkit.core.Btf;
 import io.btfkit.core.Kind;
+import io.btfkit.core.NameProbe;
 import io.btfkit.core.StringTable;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -42,17 +43,55 @@ final class CandidateIndex {
 
     /** Indexes the types the relocations of {@code programs} can have as candidates. */
     static CandidateIndex forPrograms(Btf target, List<CoreProgram> programs) {
-        Set<String> names = new HashSet<>();
-        BitSet kinds = new BitSet();
-        for (CoreProgram p : programs) {
-            for (LocalRelo r : p.relos()) {
-                if (needsCandidates(r)) {
-                    names.add(TypeOps.essentialName(TypeOps.nameOrEmpty(p.local(), r.typeId())));
-                    kinds.set(p.local().kind(r.typeId()));
+        Wanted w = new Wanted(programs);
+        return forNames(target, w.names, w.kinds);
+    }
+
+    /**
+     * {@link #forPrograms(Btf, List)} for a standalone target whose reader applied
+     * {@link #probe probe(programs)}: only the types it listed, {@code probedIds[0, probedCount)},
+     * are looked at (the probe is the index's quick test on kind and first name bytes).
+     */
+    static CandidateIndex forPrograms(Btf target, List<CoreProgram> programs, int[] probedIds, int probedCount) {
+        Wanted w = new Wanted(programs);
+        return forNames(target, w.names, w.kinds, probedIds, probedCount);
+    }
+
+    /** {@link #forNames(Btf, Set, BitSet)} over the ids a reader listed with {@link #probe(Set, BitSet)}. */
+    static CandidateIndex forNames(Btf target, Set<String> essentialNames, BitSet localKinds, int[] probedIds, int probedCount) {
+        if (target.isSplit()) {
+            throw new IllegalArgumentException("a probed index is for a standalone target");
+        }
+        return new CandidateIndex(target, essentialNames, localKinds, probedIds, probedCount);
+    }
+
+    /** The quick test of {@link #forPrograms(Btf, List)}'s index, for a reader to apply in its pass. */
+    static NameProbe probe(List<CoreProgram> programs) {
+        Wanted w = new Wanted(programs);
+        return probe(w.names, w.kinds);
+    }
+
+    /** The quick test of {@link #forNames(Btf, Set, BitSet)}'s index. */
+    static NameProbe probe(Set<String> essentialNames, BitSet localKinds) {
+        NameFilter f = new NameFilter(Set.copyOf(essentialNames), localKinds);
+        return new NameProbe(f.kinds, f.oneByte, f.twoBytes, f.decodeAll);
+    }
+
+    /** The essential names and local kinds of the relocations that search candidates. */
+    private static final class Wanted {
+        final Set<String> names = new HashSet<>();
+        final BitSet kinds = new BitSet();
+
+        Wanted(List<CoreProgram> programs) {
+            for (CoreProgram p : programs) {
+                for (LocalRelo r : p.relos()) {
+                    if (needsCandidates(r)) {
+                        names.add(TypeOps.essentialName(TypeOps.nameOrEmpty(p.local(), r.typeId())));
+                        kinds.set(p.local().kind(r.typeId()));
+                    }
                 }
             }
         }
-        return forNames(target, names, kinds);
     }
 
     /** Indexes the types of the given essential names and compatible with the given local kinds only. */
@@ -67,11 +106,19 @@ final class CandidateIndex {
 
     /** Indexes the types of the given essential names and compatible with the given local kinds only (null: all). */
     private CandidateIndex(Btf target, Set<String> essentialNames, BitSet localKinds) {
+        this(target, essentialNames, localKinds, null, -1);
+    }
+
+    /** With {@code probedIds} (a standalone target; see {@link #forPrograms(Btf, List, int[], int)}): those types only. */
+    private CandidateIndex(Btf target, Set<String> essentialNames, BitSet localKinds, int[] probedIds, int probedCount) {
         this.target = target;
         this.limitedTo = essentialNames == null ? null : Set.copyOf(essentialNames);
         this.localKinds = localKinds;
         NameFilter filter = essentialNames == null ? null : new NameFilter(essentialNames, localKinds);
-        if (target.isSplit()) {
+        if (probedIds != null) {
+            this.base = indexProbed(target, probedIds, probedCount, filter);
+            this.own = Map.of();
+        } else if (target.isSplit()) {
             this.base = index(target, 1, target.firstId(), filter);
             this.own = index(target, target.firstId(), target.typeCount(), filter);
         } else {
@@ -136,6 +183,39 @@ final class CandidateIndex {
             }
             segment = end;
         }
+        return frozen(lists);
+    }
+
+    /**
+     * {@link #index} of a standalone target over the types that passed the filter's quick test
+     * in the reader (the probe): what remains is the match on the whole name.
+     */
+    private static Map<String, int[]> indexProbed(Btf btf, int[] ids, int count, NameFilter filter) {
+        Map<String, List<Integer>> lists = new HashMap<>();
+        byte[] d = btf.strings().bytes();
+        int[] words = btf.words();
+        int[] starts = btf.starts();
+        for (int k = 0; k < count; k++) {
+            int id = ids[k];
+            String essential = filter.match(d, words[starts[id - btf.firstId()]]);
+            if (essential == NameFilter.DECODE) {
+                String name = btf.name(id);
+                if (name == null || name.isEmpty()) {
+                    continue;
+                }
+                essential = TypeOps.essentialName(name);
+                if (!filter.names.contains(essential)) {
+                    continue;
+                }
+            } else if (essential == null) {
+                continue;
+            }
+            lists.computeIfAbsent(essential, key -> new ArrayList<>(1)).add(id);
+        }
+        return frozen(lists);
+    }
+
+    private static Map<String, int[]> frozen(Map<String, List<Integer>> lists) {
         Map<String, int[]> out = new HashMap<>(lists.size() * 2);
         lists.forEach((k, v) -> out.put(k, v.stream().mapToInt(Integer::intValue).toArray()));
         return out;

@@ -1,6 +1,7 @@
 package io.btfkit.core.relo;
 
 import io.btfkit.core.Btf;
+import io.btfkit.core.NameProbe;
 import io.btfkit.core.ext.BtfExt;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -32,6 +33,29 @@ public final class CoreRelocator {
     public CoreRelocator(Btf target, List<CoreProgram> programs) {
         this.target = target;
         this.index = CandidateIndex.forPrograms(target, programs);
+    }
+
+    /**
+     * {@link #CoreRelocator(Btf, List)} for a standalone target read with
+     * {@link #candidateProbe candidateProbe(programs)} set on the reader's scratch, from the ids
+     * the reader listed ({@link io.btfkit.core.BtfReader.Scratch#probedIds()} and
+     * {@code probedCount()}, which must not be -1): the candidate index then looks at those
+     * types only instead of every type again.
+     */
+    public CoreRelocator(Btf target, List<CoreProgram> programs, int[] probedIds, int probedCount) {
+        if (probedCount < 0) {
+            throw new IllegalArgumentException("the target was not probed");
+        }
+        this.target = target;
+        this.index = CandidateIndex.forPrograms(target, programs, probedIds, probedCount);
+    }
+
+    /**
+     * The test on kind and first name bytes that selects the possible candidates of the
+     * relocations of {@code programs}, for a reader to apply while it indexes a target.
+     */
+    public static NameProbe candidateProbe(List<CoreProgram> programs) {
+        return CandidateIndex.probe(programs);
     }
 
     public Btf target() {

@@ -50,6 +50,33 @@ class CandidateIndexTest {
         }
     }
 
+    /**
+     * The index built from the ids the reader listed with the index's probe (what
+     * {@code minimize --out-dir} does for a raw standalone target) answers as the full one.
+     */
+    @Property(tries = 300)
+    void probedIndexAnswersAsTheFullOne(@ForAll long seed) {
+        Random r = new Random(seed);
+        Set<String> names = new HashSet<>();
+        BitSet kinds = new BitSet();
+        for (int k = 1 + r.nextInt(4); k > 0; k--) {
+            names.add(TypeOps.essentialName(POOL[r.nextInt(POOL.length)]));
+            kinds.set(KINDS[r.nextInt(KINDS.length)]);
+        }
+        names.remove("");
+        byte[] raw = BtfWriter.write(random(r, null));
+        BtfReader.Scratch scratch = new BtfReader.Scratch();
+        scratch.probe(CandidateIndex.probe(names, kinds));
+        Btf target = BtfReader.read(raw, 0, raw.length, null, scratch);
+        CandidateIndex probed = CandidateIndex.forNames(target, names, kinds, scratch.probedIds(), scratch.probedCount());
+        CandidateIndex full = new CandidateIndex(target);
+        for (String n : names) {
+            for (int k = kinds.nextSetBit(0); k >= 0; k = kinds.nextSetBit(k + 1)) {
+                assertArrayEquals(full.candidates(n, k), probed.candidates(n, k), n + " kind " + Kind.name(k));
+            }
+        }
+    }
+
     /** Named types of the candidate kinds from the pool, read back from bytes as a target is. */
     private static Btf random(Random r, Btf base) {
         BtfBuilder b = new BtfBuilder(base);
