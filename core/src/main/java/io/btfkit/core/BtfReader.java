@@ -306,6 +306,10 @@ public final class BtfReader {
         NameProbe probe = scratch == null ? null : scratch.probe;
         int[] probed = probe == null ? null : scratch.probed;
         int probedCount = 0;
+        boolean[] probeKinds = probe == null ? null : probe.kinds;
+        boolean[] oneByte = probe == null ? null : probe.oneByte;
+        boolean[] twoBytes = probe == null ? null : probe.twoBytes;
+        boolean anyName = probe != null && probe.anyName;
         // unsigned comparison: x < limit as (x ^ MIN) < (limit ^ MIN); the largest type id is
         // gathered (unsigned, flipped) and compared once the type count is known
         final int flip = Integer.MIN_VALUE;
@@ -324,11 +328,16 @@ public final class BtfReader {
                 return null;
             }
             int info = w[s + 1];
-            if (probe != null && w[s] != 0 && probe.passes(Kind.kindOf(info), names, w[s])) {
-                if (probedCount == probed.length) {
-                    probed = Arrays.copyOf(probed, Math.max(64, 2 * probedCount));
+            // the probe's test, inline (C1 would call a method per type): the kind first, so
+            // that most names (a vmlinux's functions) are not even read
+            if (probeKinds != null && probeKinds[Kind.kindOf(info)] && w[s] != 0) {
+                int b0 = names[w[s]] & 0xff;
+                if (b0 != 0 && (anyName || oneByte[b0] || twoBytes[b0 << 8 | (names[w[s] + 1] & 0xff)])) {
+                    if (probedCount == probed.length) {
+                        probed = Arrays.copyOf(probed, Math.max(64, 2 * probedCount));
+                    }
+                    probed[probedCount++] = count;
                 }
-                probed[probedCount++] = count;
             }
             long end;
             switch (Kind.kindOf(info)) {

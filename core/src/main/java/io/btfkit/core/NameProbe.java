@@ -32,9 +32,15 @@ public final class NameProbe {
         this.anyName = anyName;
     }
 
-    /** Whether a type of {@code kind} whose name starts at {@code s[i]} (NUL-terminated) passes. */
+    /**
+     * Whether a type of {@code kind} whose name starts at {@code s[i]} (NUL-terminated) passes
+     * (the reader has this test inline).
+     */
     boolean passes(int kind, byte[] s, int i) {
+        if (!kinds[kind]) {
+            return false;
+        }
         int b0 = s[i] & 0xff;
-        return kinds[kind] && b0 != 0 && (anyName || oneByte[b0] || twoBytes[b0 << 8 | (s[i + 1] & 0xff)]);
+        return b0 != 0 && (anyName || oneByte[b0] || twoBytes[b0 << 8 | (s[i + 1] & 0xff)]);
     }
 }
