@@ -127,11 +127,13 @@ final class Inputs {
                 // with headroom, so that the few buffers in use soon fit every input
                 buf = new byte[(int) Math.min(io.btfkit.core.io.InputLimits.maxBytes(), Math.max(size + size / 2, 1 << 16))];
             }
+            if (base == null && scratch != null) {
+                return readStandalone(ch, buf, (int) size, scratch);
+            }
             if (!io.btfkit.core.io.FileBytes.readFully(ch, buf, (int) size)) {
                 return null;
             }
-            return base == null && scratch != null ? InputLoader.readOneStandaloneBlob(buf, (int) size, scratch)
-                    : InputLoader.readOneBlob(buf, (int) size, base);
+            return InputLoader.readOneBlob(buf, (int) size, base);
         } catch (java.io.IOException | BtfException e) {
             return null;
         } finally {
@@ -139,6 +141,41 @@ final class Inputs {
                 buffers.offer(buf);
             }
         }
+    }
+
+    /**
+     * A raw standalone BTF file of {@code size} bytes read into {@code buf}, except that a string
+     * section after the first 4 KB (any file of size) goes straight into its own array, which the
+     * BTF keeps: the reader would otherwise copy it out of {@code buf} (2.3 MB a vmlinux). Null
+     * when the file is not that (or shrank meanwhile): the caller reads it the ordinary way.
+     */
+    private static Btf readStandalone(java.nio.channels.FileChannel ch, byte[] buf, int size,
+            io.btfkit.core.BtfReader.Scratch scratch) throws java.io.IOException {
+        int first = Math.min(size, 4096);
+        if (!io.btfkit.core.io.FileBytes.readFully(ch, buf, 0, first)) {
+            return null;
+        }
+        io.btfkit.core.BtfHeader h;
+        try {
+            h = io.btfkit.core.BtfHeader.parse(buf, 0, size);
+        } catch (BtfException e) {
+            h = null; // (the header may reach past what is read yet: decided below)
+        }
+        long strStart = h == null ? 0 : h.hdrLen() + h.strOff();
+        if (h == null || h.hdrLen() > first || strStart < first || h.strLen() == 0) {
+            if (!io.btfkit.core.io.FileBytes.readFully(ch, buf, first, size)) {
+                return null;
+            }
+            return InputLoader.readOneStandaloneBlob(buf, size, scratch);
+        }
+        int strEnd = (int) (strStart + h.strLen());
+        byte[] strings = new byte[(int) h.strLen()];
+        if (!io.btfkit.core.io.FileBytes.readFully(ch, buf, first, (int) strStart)
+                || !io.btfkit.core.io.FileBytes.readFully(ch, strings, 0, strings.length)
+                || !io.btfkit.core.io.FileBytes.readFully(ch, buf, strEnd, size)) {
+            return null;
+        }
+        return io.btfkit.core.BtfReader.readSplitOut(buf, size, strings, scratch);
     }
 
     /** The base BTF named by {@code --base}, or null. */

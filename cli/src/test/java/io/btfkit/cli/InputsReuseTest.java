@@ -45,6 +45,32 @@ class InputsReuseTest {
         }
     }
 
+    /**
+     * With a scratch (standalone targets of {@code minimize --out-dir}) the string section is
+     * read into its own array: kernels and small BTFs in turn, the small ones in a buffer full
+     * of a kernel's bytes, each read as the loader reads it.
+     */
+    @Test
+    void aScratchReadKeepsStringsApartAndReadsAsTheLoaderDoes() throws IOException {
+        Queue<byte[]> buffers = new ArrayDeque<>();
+        io.btfkit.core.BtfReader.Scratch scratch = new io.btfkit.core.BtfReader.Scratch();
+        // (a file of under 4 KB is read whole, the ordinary way)
+        io.btfkit.core.BtfBuilder b = new io.btfkit.core.BtfBuilder(null);
+        b.addInt("int", 4, io.btfkit.core.Kind.INT_SIGNED);
+        b.addStruct("small", 4);
+        Path small = tmp.resolve("small.btf");
+        Files.write(small, io.btfkit.core.BtfWriter.write(b.build()));
+        for (Path f : List.of(TestData.golden("vmlinux-6.1.0-47.btf"), small, TestData.golden("vmlinux-6.1.0-56.btf"), small)) {
+            Btf reused = Inputs.readRawReusing(f, null, buffers, scratch);
+            Btf loaded = InputLoader.load(f, null).btf();
+            assertNotNull(reused, f.toString());
+            assertArrayEquals(loaded.starts(), reused.starts(), f.toString());
+            assertArrayEquals(Arrays.copyOf(loaded.words(), loaded.typeSectionBytes() / 4),
+                    Arrays.copyOf(reused.words(), reused.typeSectionBytes() / 4), f.toString());
+            assertArrayEquals(loaded.strings().bytes(), reused.strings().bytes(), f.toString());
+        }
+    }
+
     @Test
     void otherInputsAreLeftToTheLoader() throws IOException {
         Queue<byte[]> buffers = new ArrayDeque<>();
@@ -59,5 +85,13 @@ class InputsReuseTest {
         assertNull(Inputs.readRawReusing(truncated, null, buffers), "a truncated blob");
         assertNull(Inputs.readRawReusing(tmp.resolve("missing.btf"), null, buffers), "a missing file");
         assertNull(Inputs.readRawReusing(TestData.sample("elf/tiny.exec"), null, buffers), "an ELF executable");
+        io.btfkit.core.BtfReader.Scratch scratch = new io.btfkit.core.BtfReader.Scratch();
+        assertNull(Inputs.readRawReusing(two, null, buffers, scratch), "two blobs back to back, with a scratch");
+        assertNull(Inputs.readRawReusing(truncated, null, buffers, scratch), "a truncated blob, with a scratch");
+        byte[] badTail = Arrays.copyOf(one, one.length);
+        badTail[badTail.length - 1] = 'x'; // the string section's last byte: not NUL-terminated
+        Path bad = tmp.resolve("bad.btf");
+        Files.write(bad, badTail);
+        assertNull(Inputs.readRawReusing(bad, null, buffers, scratch), "strings not terminated, with a scratch");
     }
 }

@@ -137,6 +137,11 @@ public final class FileBytes {
         return n;
     }
 
+    /** Reads exactly {@code buf[from, to)} from the channel's position; false at an early end. */
+    public static boolean readFully(FileChannel ch, byte[] buf, int from, int to) throws IOException {
+        return readUpTo(ch, buf, from, to) == to;
+    }
+
     /** Reads exactly {@code len} bytes into {@code buf} from the channel's position; false at an early end. */
     public static boolean readFully(FileChannel ch, byte[] buf, int len) throws IOException {
         int n = 0;
