@@ -48,6 +48,8 @@ public final class CdsTraining {
             {"core-check", coreReads, "--btf", bpf},
             {"minimize", bpf, "-o", tmp.resolve("min.btf").toString(), coreReads},
             {"minimize", "-q", "--out-dir", tmp.resolve("min").toString(), xz, coreReads},
+            // a raw standalone target takes the batch's own reading path (reused arrays, candidate probe)
+            {"minimize", "-q", "--out-dir", tmp.resolve("min-raw").toString(), base, tmp.resolve("d.btf").toString(), bpf},
         };
         // command lines picocli parses (QuickArgs leaves help, usage errors and argument groups to
         // it): its classes belong in the archive too
