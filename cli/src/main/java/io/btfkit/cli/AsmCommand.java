@@ -3,7 +3,7 @@ package io.btfkit.cli;
 import io.btfkit.core.Btf;
 import io.btfkit.core.BtfException;
 import io.btfkit.core.io.LoadedInput;
-import io.btfkit.core.validate.OutputCheck;
+import io.btfkit.validate.OutputCheck;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;

@@ -3,7 +3,7 @@ package io.btfkit.cli;
 import io.btfkit.core.Btf;
 import io.btfkit.core.BtfException;
 import io.btfkit.core.io.LoadedInput;
-import io.btfkit.core.validate.OutputCheck;
+import io.btfkit.validate.OutputCheck;
 import io.btfkit.dedup.BaseIndex;
 import io.btfkit.dedup.DedupResult;
 import io.btfkit.dedup.Deduplicator;

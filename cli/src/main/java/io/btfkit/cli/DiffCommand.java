@@ -1,10 +1,10 @@
 package io.btfkit.cli;
 
 import io.btfkit.core.Btf;
-import io.btfkit.core.diff.BtfDiff;
-import io.btfkit.core.diff.DiffJsonPrinter;
-import io.btfkit.core.diff.DiffReport;
-import io.btfkit.core.diff.DiffTextPrinter;
+import io.btfkit.diff.BtfDiff;
+import io.btfkit.diff.DiffJsonPrinter;
+import io.btfkit.diff.DiffReport;
+import io.btfkit.diff.DiffTextPrinter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

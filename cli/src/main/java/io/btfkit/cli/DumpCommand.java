@@ -2,9 +2,9 @@ package io.btfkit.cli;
 
 import io.btfkit.core.Btf;
 import io.btfkit.core.BtfException;
-import io.btfkit.core.cdump.CHeaderOptions;
-import io.btfkit.core.cdump.CHeaderPrinter;
-import io.btfkit.core.cdump.RootTypes;
+import io.btfkit.cheader.CHeaderOptions;
+import io.btfkit.cheader.CHeaderPrinter;
+import io.btfkit.cheader.RootTypes;
 import io.btfkit.core.io.LoadedInput;
 import io.btfkit.core.text.JsonPrinter;
 import io.btfkit.core.text.RawTextPrinter;

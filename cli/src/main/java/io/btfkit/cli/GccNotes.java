@@ -1,6 +1,6 @@
 package io.btfkit.cli;
 
-import io.btfkit.core.quirks.QuirkCounts;
+import io.btfkit.gcc.QuirkCounts;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 

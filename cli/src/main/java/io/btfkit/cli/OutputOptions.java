@@ -6,8 +6,8 @@ import io.btfkit.core.elf.ElfFile;
 import io.btfkit.core.ext.BtfExt;
 import io.btfkit.core.ext.BtfExtWriter;
 import io.btfkit.core.text.RawTextPrinter;
-import io.btfkit.core.validate.OutputCheck;
-import io.btfkit.core.validate.Validator;
+import io.btfkit.validate.OutputCheck;
+import io.btfkit.validate.Validator;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
 import java.nio.ByteOrder;
@@ -66,7 +66,7 @@ final class OutputOptions {
 
     /**
      * Checks the output against the inputs it was made from unless --no-verify: a finding the
-     * operation introduced throws ({@link io.btfkit.core.validate.ValidationException}, exit 1);
+     * operation introduced throws ({@link io.btfkit.validate.ValidationException}, exit 1);
      * one an input already had is written through and reported as a warning line on stderr
      * ({@link OutputCheck}).
      */

@@ -6,7 +6,7 @@ import io.btfkit.core.ext.BtfExt;
 import io.btfkit.core.io.LoadedInput;
 import io.btfkit.core.permute.IdMap;
 import io.btfkit.core.permute.Permuter;
-import io.btfkit.core.validate.OutputCheck;
+import io.btfkit.validate.OutputCheck;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;

@@ -4,7 +4,7 @@ import io.btfkit.core.Btf;
 import io.btfkit.core.BtfException;
 import io.btfkit.core.BtfFormatException;
 import io.btfkit.core.io.LoadedInput;
-import io.btfkit.core.validate.OutputCheck;
+import io.btfkit.validate.OutputCheck;
 import io.btfkit.relocate.NewBaseIndex;
 import io.btfkit.relocate.Problem;
 import io.btfkit.relocate.RelocationException;

@@ -2,11 +2,11 @@ package io.btfkit.cli;
 
 import io.btfkit.core.Btf;
 import io.btfkit.core.io.LoadedInput;
-import io.btfkit.core.quirks.GccNormalizer;
-import io.btfkit.core.quirks.GccQuirk;
-import io.btfkit.core.quirks.QuirkCounts;
-import io.btfkit.core.validate.Finding;
-import io.btfkit.core.validate.Validator;
+import io.btfkit.gcc.GccNormalizer;
+import io.btfkit.gcc.GccQuirk;
+import io.btfkit.gcc.QuirkCounts;
+import io.btfkit.validate.Finding;
+import io.btfkit.validate.Validator;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

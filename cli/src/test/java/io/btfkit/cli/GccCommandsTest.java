@@ -12,7 +12,7 @@ import io.btfkit.core.Kind;
 import io.btfkit.core.TestData;
 import io.btfkit.core.io.InputLoader;
 import io.btfkit.core.text.RawTextParser;
-import io.btfkit.core.validate.Validator;
+import io.btfkit.validate.Validator;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.btfkit.core.TestData;
-import io.btfkit.core.relo.RawJoin;
+import io.btfkit.minimize.RawJoin;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -7,8 +7,8 @@ import io.btfkit.core.Btf;
 import io.btfkit.core.TestData;
 import io.btfkit.core.io.InputLoader;
 import io.btfkit.core.io.LoadedInput;
-import io.btfkit.core.relo.CoreRelocator;
-import io.btfkit.core.relo.ReloResult;
+import io.btfkit.minimize.CoreRelocator;
+import io.btfkit.minimize.ReloResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -77,14 +77,14 @@ class CoreOracleTest {
         int patched = 0;
         for (int r = 0; r < info.recordCount(); r++) {
             io.btfkit.core.ext.BtfExtInfo.CoreRelo c = info.coreRelo(r);
-            if (c.kind() != io.btfkit.core.relo.ReloKind.TYPE_EXISTS.ordinal()) {
+            if (c.kind() != io.btfkit.minimize.ReloKind.TYPE_EXISTS.ordinal()) {
                 continue;
             }
             java.nio.ByteBuffer want = java.nio.ByteBuffer.allocate(16).order(java.nio.ByteOrder.LITTLE_ENDIAN)
                     .putInt(c.insnOff()).putInt(c.typeId()).putInt(c.accessStrOff()).putInt(c.kind());
             int at = indexOf(bytes, want.array());
             assertTrue(at >= 0 && indexOf(java.util.Arrays.copyOfRange(bytes, at + 1, bytes.length), want.array()) < 0);
-            bytes[at + 12] = (byte) io.btfkit.core.relo.ReloKind.TYPE_MATCHES.ordinal();
+            bytes[at + 12] = (byte) io.btfkit.minimize.ReloKind.TYPE_MATCHES.ordinal();
             patched++;
         }
         assertEquals(3, patched);

@@ -9,7 +9,7 @@ import io.btfkit.core.BtfWriter;
 import io.btfkit.core.Kind;
 import io.btfkit.core.TestData;
 import io.btfkit.core.TypeRefs;
-import io.btfkit.core.validate.Validator;
+import io.btfkit.validate.Validator;
 import io.btfkit.dedup.DedupResult;
 import io.btfkit.dedup.Deduplicator;
 import java.nio.file.Files;

@@ -11,12 +11,12 @@ import io.btfkit.core.Kind;
 import io.btfkit.core.TestData;
 import io.btfkit.core.io.InputLoader;
 import io.btfkit.core.io.LoadedInput;
-import io.btfkit.core.relo.CoreRelocator;
-import io.btfkit.core.relo.MinimalBtf;
-import io.btfkit.core.relo.Minimizer;
-import io.btfkit.core.relo.RawJoin;
-import io.btfkit.core.relo.ReloKind;
-import io.btfkit.core.relo.ReloResult;
+import io.btfkit.minimize.CoreRelocator;
+import io.btfkit.minimize.MinimalBtf;
+import io.btfkit.minimize.Minimizer;
+import io.btfkit.minimize.RawJoin;
+import io.btfkit.minimize.ReloKind;
+import io.btfkit.minimize.ReloResult;
 import io.btfkit.core.text.RawTextPrinter;
 import io.btfkit.dedup.Deduplicator;
 import java.io.IOException;
@@ -157,7 +157,7 @@ class MinimizeSplitTest {
     /** "relo #N insn #K " of the object's one target_type_id relocation. */
     private static String targetIdRelo(Path object) {
         LoadedInput in = InputLoader.load(object, null);
-        List<io.btfkit.core.relo.LocalRelo> ids = io.btfkit.core.relo.LocalRelo.parseAll(in.btf(), in.ext()).stream()
+        List<io.btfkit.minimize.LocalRelo> ids = io.btfkit.minimize.LocalRelo.parseAll(in.btf(), in.ext()).stream()
                 .filter(r -> r.kind() == ReloKind.TYPE_ID_TARGET).toList();
         assertEquals(1, ids.size());
         return "relo #" + ids.get(0).index() + " insn #" + ids.get(0).insnIndex() + " ";

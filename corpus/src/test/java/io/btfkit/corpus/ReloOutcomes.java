@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.btfkit.core.Btf;
 import io.btfkit.core.Kind;
-import io.btfkit.core.relo.ReloKind;
-import io.btfkit.core.relo.ReloResult;
+import io.btfkit.minimize.ReloKind;
+import io.btfkit.minimize.ReloResult;
 import java.util.List;
 import java.util.function.BiConsumer;
 

@@ -2,8 +2,8 @@ package io.btfkit.fuzz;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.btfkit.core.Btf;
-import io.btfkit.core.cdump.CHeaderOptions;
-import io.btfkit.core.cdump.CHeaderPrinter;
+import io.btfkit.cheader.CHeaderOptions;
+import io.btfkit.cheader.CHeaderPrinter;
 import java.io.OutputStream;
 
 /**

@@ -10,11 +10,11 @@ import io.btfkit.core.BtfWriter;
 import io.btfkit.core.Kind;
 import io.btfkit.core.ext.BtfExt;
 import io.btfkit.core.ext.BtfExtReader;
-import io.btfkit.core.relo.CoreRelocator;
-import io.btfkit.core.relo.LocalRelo;
-import io.btfkit.core.relo.Minimizer;
-import io.btfkit.core.relo.ReloKind;
-import io.btfkit.core.relo.ReloResult;
+import io.btfkit.minimize.CoreRelocator;
+import io.btfkit.minimize.LocalRelo;
+import io.btfkit.minimize.Minimizer;
+import io.btfkit.minimize.ReloKind;
+import io.btfkit.minimize.ReloResult;
 import java.util.List;
 
 /**

@@ -7,7 +7,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.btfkit.core.Btf;
 import io.btfkit.core.BtfWriter;
 import io.btfkit.core.text.RawTextParser;
-import io.btfkit.core.validate.OutputCheck;
+import io.btfkit.validate.OutputCheck;
 import io.btfkit.dedup.DedupResult;
 import io.btfkit.dedup.Deduplicator;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.btfkit.core.Btf;
-import io.btfkit.core.validate.Validator;
+import io.btfkit.validate.Validator;
 import io.btfkit.dedup.DedupResult;
 import io.btfkit.dedup.Deduplicator;
 

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.btfkit.core.Btf;
-import io.btfkit.core.diff.BtfDiff;
-import io.btfkit.core.diff.DiffJsonPrinter;
-import io.btfkit.core.diff.DiffReport;
-import io.btfkit.core.diff.DiffTextPrinter;
-import io.btfkit.core.diff.Status;
+import io.btfkit.diff.BtfDiff;
+import io.btfkit.diff.DiffJsonPrinter;
+import io.btfkit.diff.DiffReport;
+import io.btfkit.diff.DiffTextPrinter;
+import io.btfkit.diff.Status;
 import java.util.Arrays;
 
 /**

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.btfkit.core.Btf;
-import io.btfkit.core.validate.Finding;
-import io.btfkit.core.validate.Validator;
+import io.btfkit.validate.Finding;
+import io.btfkit.validate.Validator;
 import java.util.List;
 
 /**

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.btfkit.core.Btf;
 import io.btfkit.core.BtfReader;
 import io.btfkit.core.TestData;
-import io.btfkit.core.validate.Validator;
+import io.btfkit.validate.Validator;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -191,7 +191,7 @@ public final class InputLoader {
         if (base != null && stringsStartWithNul(data, off, len)) {
             try {
                 Btf standalone = BtfReader.read(data, off, len, null);
-                if (io.btfkit.core.quirks.GccNormalizer.isGccEncoded(standalone)) {
+                if (GccSignature.isGccEncoded(standalone)) {
                     return standalone;
                 }
             } catch (BtfFormatException e) {

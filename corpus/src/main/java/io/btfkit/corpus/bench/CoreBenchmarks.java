@@ -4,7 +4,7 @@ import io.btfkit.core.Btf;
 import io.btfkit.core.BtfReader;
 import io.btfkit.core.BtfWriter;
 import io.btfkit.core.text.RawTextPrinter;
-import io.btfkit.core.validate.Validator;
+import io.btfkit.validate.Validator;
 import java.io.OutputStream;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
