@@ -3,22 +3,12 @@ package io.btfkit.dedup;
 import io.btfkit.core.Kind;
 import io.btfkit.core.TypeRefs;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
-import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
-import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
-import java.util.ArrayList;
-import java.util.List;
-import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
 
 /**
- * Resolution of declarations — a FWD (struct or union by kind_flag) or an ENUM/ENUM64 without
- * values — to the full type they declare, only where something proves which one:
- *
- * <b>by a unique name</b>: when exactly one class of full types carries the name (struct and
- * union tags share a namespace), every declaration of that name declares it. A name with several
- * different definitions is never resolved by name alone (libbpf resolves it by guessing from
- * context; that guess can be wrong), nor by a definition in the declaration's own unit: a
- * compiler emits no declaration of a tag complete in the same unit, so the two are different
- * tags of one name ({@link ContextResolver} resolves such declarations from context).
+ * What the declaration rules ({@link DeclarationChain}) share: what a declaration is — a FWD
+ * (struct or union by kind_flag) or an ENUM/ENUM64 without values — whether a full type is of
+ * the kind it declares, where a definition's node is, and the redirection of every reference to
+ * a resolved declaration once the chain has run.
  */
 final class Declarations {
     private Declarations() {
@@ -39,86 +29,6 @@ final class Declarations {
             return tkind == (Kind.kindFlagOf(dinfo) ? Kind.UNION : Kind.STRUCT);
         }
         return Kind.isEnum(tkind) && Kind.vlenOf(tw[t + 1]) > 0;
-    }
-
-    /**
-     * Resolves declarations whose name has exactly one definition (counting the base's). In
-     * {@code libbpfCompatible} mode (split dedup of a whole module) a declaration the base also
-     * carries is left to the base's declaration, as libbpf maps it there first.
-     */
-    static int resolveByUniqueDefinition(Merger.Merged m, Definitions defs, Definitions.ByName own,
-                                         BaseIndex base, boolean libbpfCompatible, int[] aliasTarget,
-                                         java.util.function.IntUnaryOperator partOf) {
-        int[] w = m.words;
-        int[] st = m.starts;
-        // each declaration on its own (the maps are only read): in parallel
-        return java.util.stream.IntStream.range(0, st.length - 1).parallel().map(i -> {
-            int s = st[i];
-            if (aliasTarget[i] >= 0 || !isDeclaration(w, s) || w[s] == 0) {
-                return 0;
-            }
-            if (libbpfCompatible && base != null && base.hasDeclaration(w, s)) {
-                return 0;
-            }
-            int target = uniqueDefinitionNode(w, s, own, base, partOf.applyAsInt(i));
-            if (target >= 0 && kindMatches(w, s, nodeWords(m, base, target), nodeStart(m, base, target))) {
-                aliasTarget[i] = target;
-                return 1;
-            }
-            return 0;
-        }).sum();
-    }
-
-    /**
-     * {@link #resolveByUniqueDefinition} without the definitions pass, for a standalone input
-     * of whole programs (a vmlinux): when no declared name is carried by two or more full tags,
-     * a declared name's definition is unique exactly when one full tag carries it, so that tag
-     * is the target. Returns false, having resolved nothing, when some declared name has several
-     * full tags: only the definitions pass can tell whether they are one definition.
-     */
-    static boolean resolveByOnlyTag(Merger.Merged m, int[] aliasTarget) {
-        int[] w = m.words;
-        int[] st = m.starts;
-        int n = st.length - 1;
-        IntOpenHashSet declaredTags = new IntOpenHashSet();
-        IntOpenHashSet declaredEnums = new IntOpenHashSet();
-        for (int i = 0; i < n; i++) {
-            int s = st[i];
-            if (w[s] != 0 && isDeclaration(w, s)) {
-                (Kind.kindOf(w[s + 1]) == Kind.FWD ? declaredTags : declaredEnums).add(w[s]);
-            }
-        }
-        if (declaredTags.isEmpty() && declaredEnums.isEmpty()) {
-            return true;
-        }
-        Int2IntOpenHashMap composites = new Int2IntOpenHashMap();
-        Int2IntOpenHashMap enums = new Int2IntOpenHashMap();
-        composites.defaultReturnValue(Names.ABSENT);
-        enums.defaultReturnValue(Names.ABSENT);
-        for (int i = 0; i < n; i++) {
-            int s = st[i];
-            int info = w[s + 1];
-            int kind = Kind.kindOf(info);
-            Int2IntOpenHashMap map = Kind.isComposite(kind) && declaredTags.contains(w[s]) ? composites
-                    : Kind.isEnum(kind) && Kind.vlenOf(info) > 0 && declaredEnums.contains(w[s]) ? enums : null;
-            if (map != null) {
-                if (map.get(w[s]) != Names.ABSENT) {
-                    return false;
-                }
-                map.put(w[s], m.firstId + i);
-            }
-        }
-        for (int i = 0; i < n; i++) {
-            int s = st[i];
-            if (w[s] == 0 || !isDeclaration(w, s)) {
-                continue;
-            }
-            int target = Kind.kindOf(w[s + 1]) == Kind.FWD ? composites.get(w[s]) : enums.get(w[s]);
-            if (target >= 0 && kindMatches(w, s, w, st[target - m.firstId])) {
-                aliasTarget[i] = target;
-            }
-        }
-        return true;
     }
 
     /** A full tag node of the one definition of the declaration's name, or -1. */
@@ -175,7 +85,7 @@ final class Declarations {
         boolean cross = java.util.stream.IntStream.range(0, inputFirst.length - 1).parallel().map(u -> {
             int lo = inputFirst[u];
             int hi = inputFirst[u + 1];
-            it.unimi.dsi.fastutil.ints.IntArrayList out = null;
+            IntArrayList out = null;
             for (int i = lo - first; i < hi - first; i++) {
                 int s = st[i];
                 int count = TypeRefs.typeIdCount(w, s);
@@ -191,7 +101,7 @@ final class Declarations {
                     w[slot] = ref;
                     if (ref >= first && (ref < lo || ref >= hi)) {
                         if (out == null) {
-                            out = new it.unimi.dsi.fastutil.ints.IntArrayList();
+                            out = new IntArrayList();
                         }
                         out.add(ref);
                     }

@@ -1,11 +1,11 @@
 package io.btfkit.dedup;
 
 import io.btfkit.core.Btf;
-import io.btfkit.core.Kind;
-import io.btfkit.core.TypeRefs;
+import io.btfkit.core.PhaseTimer;
 import io.btfkit.core.ext.BtfExt;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * BTF deduplication and linking (libbpf {@code btf__add_btf} + {@code btf__dedup} semantics).
@@ -13,7 +13,7 @@ import java.util.List;
  * <p>What it computes: the coarsest equivalence on types — equal shapes (kind, name, flags,
  * sizes, member names and offsets, values, linkage...) with equivalent referenced types,
  * position by position, cycles included — after resolving declarations only where it is
- * proven ({@link Declarations}). One type per class is kept: the lowest id (a declaration is
+ * proven ({@link DeclarationChain}). One type per class is kept: the lowest id (a declaration is
  * never kept when its definition is), so the output keeps the input order; VAR and DATASEC
  * stay unique; split types equivalent to base types map to the base.
  *
@@ -180,7 +180,7 @@ public final class Deduplicator {
 
     /** {@link #link(List, BaseIndex, Options)} of units read on demand. */
     public static DedupResult link(UnitSource units, BaseIndex base, Options options) {
-        io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
+        PhaseTimer timer = new PhaseTimer();
         Merger.Merged m = Merger.merge(units, null, base == null ? null : base.base(), Merger.ROUND);
         timer.lap("merge");
         return dedupMerged(m, base, options);
@@ -188,7 +188,7 @@ public final class Deduplicator {
 
     private static DedupResult run(List<Btf> inputs, BtfExt ext, BaseIndex baseIndex, Options options, boolean release) {
         Btf base = baseIndex == null ? null : baseIndex.base();
-        io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
+        PhaseTimer timer = new PhaseTimer();
         timer.lap("inputs");
         Merger.Merged m = Merger.merge(inputs, ext, base, release);
         if (release) {
@@ -198,75 +198,55 @@ public final class Deduplicator {
         return dedupMerged(m, baseIndex, options);
     }
 
+    /**
+     * The dedup of merged inputs: the declaration chain resolves what is proven
+     * ({@link DeclarationChain}), the partition classifies every type, the output keeps one type
+     * per class.
+     */
+    private static DedupResult dedupMerged(Merger.Merged m, BaseIndex baseIndex, Options options) {
+        PhaseTimer timer = new PhaseTimer();
+        int[] parts = parts(m);
+        int[] aliasTarget = new int[m.starts.length - 1];
+        Arrays.fill(aliasTarget, -1);
+        boolean units = options.unitDeclarations() && !m.anySplit;
+        DeclarationChain.resolve(new DeclarationEvidence(m, baseIndex, units, parts, aliasTarget, timer), timer);
+        collectBetweenPasses(m);
+        Classes classes = partition(m, baseIndex, parts);
+        timer.lap("partition");
+        DedupResult r = OutputBuilder.build(m.format, m, baseIndex, classes.of, aliasTarget, classes.first, 0);
+        timer.lap("output");
+        return r;
+    }
+
     /** Merged types from which a full collection is made between the two passes. */
     private static final int COLLECT_BETWEEN_PASSES = 1 << 20;
 
     /**
-     * Resolves declarations where proven (see {@link Declarations}): the definitions pass, then
-     * from context and by unique definition.
+     * The definitions pass's graphs and tables (a few hundred MB for millions of types) are
+     * garbage now, most of it old: collecting it before the partition allocates its own keeps the
+     * heap — the process's peak memory — from growing by that much.
      */
-    private static void resolveDeclarations(Merger.Merged m, BaseIndex baseIndex, boolean units, int[] parts,
-                                            int[] aliasTarget, io.btfkit.core.PhaseTimer timer) {
-        int first = m.firstId;
-        ContextResolver.Enclosing enclosing = units ? ContextResolver.Enclosing.of(m) : null;
-        Definitions defs = Definitions.of(m.words, m.starts, first, baseIndex, false, parts,
-                parts.length > 2 && m.crossInputRefs, enclosing);
-        timer.lap("definitions");
-        java.util.function.IntUnaryOperator partOf = i -> {
-            int p = Arrays.binarySearch(parts, i);
-            return p >= 0 ? Math.min(p, parts.length - 2) : -p - 2;
-        };
-        Definitions.ByName own = new Definitions.ByName();
-        for (int p = 0; p + 1 < parts.length; p++) {
-            for (int i = parts[p]; i < parts[p + 1]; i++) {
-                if (aliasTarget[i] < 0 && Definitions.ByName.isFullTag(m.words, m.starts[i])) {
-                    own.add(m.words, m.starts[i], first + i, defs.defOf(first + i), p);
-                }
-            }
-        }
-        timer.lap("names");
-        if (units) {
-            new ContextResolver(m, defs, own, baseIndex, aliasTarget, partOf, enclosing).resolve();
-        }
-        timer.lap("context");
-        Declarations.resolveByUniqueDefinition(m, defs, own, baseIndex, !units, aliasTarget, partOf);
-        if (!units && baseIndex != null && m.inputFirst.length == 2) {
-            // (one split input: a resolved reference stays inside it)
-            BaseForwards.resolve(m, baseIndex, own, aliasTarget);
+    private static void collectBetweenPasses(Merger.Merged m) {
+        if (m.starts.length - 1 >= COLLECT_BETWEEN_PASSES) {
+            System.gc();
         }
     }
 
-    private static DedupResult dedupMerged(Merger.Merged m, BaseIndex baseIndex, Options options) {
-        io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
-        Btf.RawFormat format = m.format;
-        boolean units = options.unitDeclarations() && !m.anySplit;
+    /** The class of each merged type, and the lowest class id of the merged types' layer. */
+    private record Classes(int[] of, int first) {
+    }
+
+    /** Classifies every merged type, its parts in parallel, base classes fixed. */
+    private static Classes partition(Merger.Merged m, BaseIndex baseIndex, int[] parts) {
         int n = m.starts.length - 1;
         int first = m.firstId;
-        int[] aliasTarget = new int[n];
-        Arrays.fill(aliasTarget, -1);
-        int[] parts = parts(m);
-        // a standalone program whose declared names have one full tag each (a vmlinux) needs no
-        // definitions pass; -Dbtfkit.dedup.definitions=always runs it anyway (tests compare)
-        boolean always = "always".equals(System.getProperty("btfkit.dedup.definitions"));
-        if (units || baseIndex != null || always || !Declarations.resolveByOnlyTag(m, aliasTarget)) {
-            resolveDeclarations(m, baseIndex, units, parts, aliasTarget, timer);
-        }
-        Declarations.redirect(m, aliasTarget);
-        timer.lap("unique+redirect");
-        if (n >= COLLECT_BETWEEN_PASSES) {
-            // the definitions pass's graphs and tables (a few hundred MB for millions of types)
-            // are garbage now, most of it old: collecting it before the partition allocates its
-            // own keeps the heap — the process's peak memory — from growing by that much
-            System.gc();
-        }
-
         ClassTable baseLayer = baseIndex == null ? null : baseIndex.table;
         int pc = parts.length - 1;
         WorkGraph[] graphs = new WorkGraph[pc];
         int[] real = new int[pc];
         int[][] targets = new int[pc][];
         int[] extClass = baseIndex == null ? null : baseIndex.classOfId;
-        java.util.stream.IntStream.range(0, pc).parallel().forEach(p -> {
+        IntStream.range(0, pc).parallel().forEach(p -> {
             real[p] = parts[p + 1] - parts[p];
             if (pc == 1) {
                 graphs[p] = new WorkGraph(m.words, m.starts, first, extClass);
@@ -281,14 +261,11 @@ public final class Deduplicator {
                 new PartitionRun.Cross(real, real, targets));
         run.table.keepOnlyNodeClasses(); // (only classes are read from here on)
         int[] cls = new int[n];
-        java.util.stream.IntStream.range(0, parts.length - 1).parallel().forEach(p -> {
+        IntStream.range(0, pc).parallel().forEach(p -> {
             for (int i = parts[p]; i < parts[p + 1]; i++) {
                 cls[i] = run.classOf(p, first + i);
             }
         });
-        timer.lap("partition");
-        DedupResult r = OutputBuilder.build(format, m, baseIndex, cls, aliasTarget, run.table.first, 0);
-        timer.lap("output");
-        return r;
+        return new Classes(cls, run.table.first);
     }
 }
