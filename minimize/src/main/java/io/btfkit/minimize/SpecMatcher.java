@@ -8,7 +8,8 @@ import io.btfkit.core.Kind;
  * (libbpf's {@code bpf_core_spec_match}): type relocations compare whole types
  * ({@link TypeCompat}); enum value relocations look for an enumerator of the same essential
  * name; field relocations follow each named member by exact name through the target, descending
- * into anonymous structs/unions, and each array index within the target's bounds.
+ * into anonymous structs/unions ({@link MemberSearch}), and each array index within the target's
+ * bounds.
  */
 final class SpecMatcher {
     private SpecMatcher() {
@@ -34,7 +35,7 @@ final class SpecMatcher {
             }
             Accessor la = local.accessor(i);
             if (!la.isArrayStep()) {
-                targId = matchMember(local.btf(), la, target, targId, spec, 0);
+                targId = MemberSearch.find(local.btf(), la, target, targId, spec);
                 if (targId <= 0) {
                     return null;
                 }
@@ -83,46 +84,5 @@ final class SpecMatcher {
             }
         }
         return null;
-    }
-
-    /**
-     * Finds the member the local accessor names in target struct/union {@code targId}, looking
-     * inside anonymous members, and checks the two fields are compatible. Adds the raw indices and
-     * bit offsets of the path to {@code spec}; returns the member's type id, or 0 when none matches.
-     */
-    private static int matchMember(Btf local, Accessor la, Btf target, int targId, CoreSpec spec, int depth) {
-        if (depth > TypeOps.MAX_DEPTH) {
-            throw new ReloFailure("anonymous members nested deeper than " + TypeOps.MAX_DEPTH);
-        }
-        targId = TypeOps.skipModsAndTypedefs(target, targId);
-        if (targId <= 0 || !Kind.isComposite(target.kind(targId))) {
-            return 0;
-        }
-        int localMemberType = TypeOps.memberType(local, la.typeId(), la.index());
-        for (int i = 0; i < target.vlen(targId); i++) {
-            if (spec.rawLength() == CoreSpec.MAX_LEN) {
-                throw new ReloFailure("target access path longer than " + CoreSpec.MAX_LEN);
-            }
-            int bits = TypeOps.memberBitOffset(target, targId, i);
-            spec.addBits(bits);
-            spec.pushRaw(i);
-            String name = TypeOps.memberName(target, targId, i);
-            int mtype = TypeOps.memberType(target, targId, i);
-            if (name.isEmpty()) {
-                int found = matchMember(local, la, target, mtype, spec, depth + 1);
-                if (found != 0) {
-                    return found;
-                }
-            } else if (name.equals(la.name())) {
-                if (!TypeCompat.fieldsAreCompatible(local, localMemberType, target, mtype)) {
-                    return 0;
-                }
-                spec.addAccessor(new Accessor(targId, i, name));
-                return mtype == 0 ? -1 : mtype;
-            }
-            spec.addBits(-bits);
-            spec.popRaw();
-        }
-        return 0;
     }
 }

@@ -7,7 +7,8 @@ import io.btfkit.core.Kind;
  * libbpf's three notions of "the same type on another kernel": compatible fields
  * ({@code bpf_core_fields_are_compat}), compatible types for type relocations
  * ({@code bpf_core_types_are_compat}) and the stricter TYPE_MATCHES relation
- * ({@code bpf_core_types_match}). Each is bounded in depth: a loop in either BTF ends it.
+ * ({@code bpf_core_types_match}). Each is bounded in depth as libbpf bounds it (a loop in
+ * either BTF ends it); the last two compare each pair of types once ({@link ComparedPairs}).
  */
 final class TypeCompat {
     private TypeCompat() {
@@ -58,16 +59,23 @@ final class TypeCompat {
         return (btf.extra(id, 0) >>> 16) & 0xff;
     }
 
+    /** libbpf's level budget of both type relations: how deep parameters (and member pairs) may nest. */
+    static final int LEVELS = 32;
+
     /** Compatibility for TYPE_ID_TARGET, TYPE_EXISTS and TYPE_SIZE (the caller matched the names). */
     static boolean typesAreCompatible(Btf local, int localId, Btf target, int targId) {
-        return typesAreCompatible(local, localId, target, targId, TypeOps.MAX_DEPTH);
+        ComparedPairs pairs = new ComparedPairs(LEVELS, 0);
+        return pairs.top(ComparedPairs.key(localId, targId, false),
+                () -> typesAreCompatible(local, localId, target, targId, pairs));
     }
 
-    private static boolean typesAreCompatible(Btf local, int localId, Btf target, int targId, int level) {
+    private static boolean typesAreCompatible(Btf local, int localId, Btf target, int targId, ComparedPairs pairs) {
         if (!TypeOps.kindsCompatible(local.kind(localId), target.kind(targId))) {
             return false;
         }
-        for (int depth = TypeOps.MAX_DEPTH; depth >= 0; depth--) {
+        // libbpf follows at most 32 types in a row within one call
+        for (int depth = TypeOps.MAX_DEPTH; depth > 0; depth--) {
+            pairs.step();
             localId = TypeOps.skipModsAndTypedefs(local, localId);
             targId = TypeOps.skipModsAndTypedefs(target, targId);
             if (localId < 0 || targId < 0) {
@@ -96,15 +104,15 @@ final class TypeCompat {
                         return false;
                     }
                     for (int i = 0; i < n; i++) {
-                        if (level <= 0) {
-                            throw new ReloFailure("function prototypes nested too deep");
-                        }
+                        pairs.step();
                         int lp = TypeOps.skipModsAndTypedefs(local, local.extra(localId, 2 * i + 1));
                         int tp = TypeOps.skipModsAndTypedefs(target, target.extra(targId, 2 * i + 1));
                         if (lp < 0 || tp < 0) {
                             throw new ReloFailure("type chain loops");
                         }
-                        if (!typesAreCompatible(local, lp, target, tp, level - 1)) {
+                        // one level down (libbpf: an error when no level is left)
+                        if (!pairs.nested(ComparedPairs.key(lp, tp, false),
+                                () -> typesAreCompatible(local, lp, target, tp, pairs))) {
                             return false;
                         }
                     }
@@ -120,14 +128,16 @@ final class TypeCompat {
 
     /** TYPE_MATCHES: the target has every member, enumerator and parameter the local type names, of matching types. */
     static boolean typesMatch(Btf local, int localId, Btf target, int targId) {
-        return typesMatch(local, localId, target, targId, false, TypeOps.MAX_DEPTH);
+        // a call with no level left fails on entry (libbpf), so every call needs one
+        ComparedPairs pairs = new ComparedPairs(LEVELS, 1);
+        return pairs.top(ComparedPairs.key(localId, targId, false),
+                () -> typesMatch(local, localId, target, targId, false, pairs));
     }
 
-    private static boolean typesMatch(Btf local, int localId, Btf target, int targId, boolean behindPtr, int level) {
-        if (level <= 0) {
-            throw new ReloFailure("types nested deeper than " + TypeOps.MAX_DEPTH);
-        }
-        for (int depth = TypeOps.MAX_DEPTH; depth >= 0; depth--) {
+    private static boolean typesMatch(Btf local, int localId, Btf target, int targId, boolean behindPtr, ComparedPairs pairs) {
+        // libbpf follows at most 32 types in a row within one call
+        for (int depth = TypeOps.MAX_DEPTH; depth > 0; depth--) {
+            pairs.step();
             localId = TypeOps.skipModsAndTypedefs(local, localId);
             targId = TypeOps.skipModsAndTypedefs(target, targId);
             if (localId < 0 || targId < 0) {
@@ -154,7 +164,7 @@ final class TypeCompat {
                     if (behindPtr) {
                         return lk == tk || (tk == Kind.FWD && (lk == Kind.UNION) == target.kindFlag(targId));
                     }
-                    return lk == tk && compositesMatch(local, localId, target, targId, behindPtr, level);
+                    return lk == tk && compositesMatch(local, localId, target, targId, behindPtr, pairs);
                 case Kind.INT:
                     return tk == Kind.INT && local.sizeOrType(localId) == target.sizeOrType(targId)
                             && ((local.extra(localId, 0) >>> 24) & Kind.INT_SIGNED) == ((target.extra(targId, 0) >>> 24) & Kind.INT_SIGNED);
@@ -178,8 +188,9 @@ final class TypeCompat {
                         return false;
                     }
                     for (int i = 0; i < local.vlen(localId); i++) {
-                        if (!typesMatch(local, local.extra(localId, 2 * i + 1), target, target.extra(targId, 2 * i + 1),
-                                behindPtr, level - 1)) {
+                        pairs.step();
+                        if (!nestedMatch(local, local.extra(localId, 2 * i + 1), target, target.extra(targId, 2 * i + 1),
+                                behindPtr, pairs)) {
                             return false;
                         }
                     }
@@ -220,7 +231,13 @@ final class TypeCompat {
         return true;
     }
 
-    private static boolean compositesMatch(Btf local, int localId, Btf target, int targId, boolean behindPtr, int level) {
+    /** {@link #typesMatch} one level down (a parameter, a member), compared once per pair. */
+    private static boolean nestedMatch(Btf local, int localId, Btf target, int targId, boolean behindPtr, ComparedPairs pairs) {
+        return pairs.nested(ComparedPairs.key(localId, targId, behindPtr),
+                () -> typesMatch(local, localId, target, targId, behindPtr, pairs));
+    }
+
+    private static boolean compositesMatch(Btf local, int localId, Btf target, int targId, boolean behindPtr, ComparedPairs pairs) {
         int ln = local.vlen(localId);
         int tn = target.vlen(targId);
         if (ln > tn) {
@@ -230,9 +247,10 @@ final class TypeCompat {
             String name = TypeOps.memberName(local, localId, i);
             boolean found = false;
             for (int j = 0; j < tn && !found; j++) {
+                pairs.step();
                 if (namesMatch(name, TypeOps.memberName(target, targId, j))) {
-                    found = typesMatch(local, TypeOps.memberType(local, localId, i), target,
-                            TypeOps.memberType(target, targId, j), behindPtr, level - 1);
+                    found = nestedMatch(local, TypeOps.memberType(local, localId, i), target,
+                            TypeOps.memberType(target, targId, j), behindPtr, pairs);
                 }
             }
             if (!found) {
