@@ -3,6 +3,7 @@ package io.btfkit.cli;
 import io.btfkit.core.Btf;
 import io.btfkit.diff.BtfDiff;
 import io.btfkit.diff.DiffJsonPrinter;
+import io.btfkit.diff.DiffLimitException;
 import io.btfkit.diff.DiffReport;
 import io.btfkit.diff.DiffTextPrinter;
 import java.io.PrintWriter;
@@ -44,7 +45,14 @@ final class DiffCommand implements Callable<Integer> {
         Outputs.check(java.util.List.of(a, b), Outputs.given(baseA, baseB), java.util.List.of(), false);
         Btf left = Inputs.btf(Inputs.load(a, Inputs.base(baseA)));
         Btf right = Inputs.btf(Inputs.load(b, Inputs.base(baseB)));
-        DiffReport report = BtfDiff.diff(left, right);
+        DiffReport report;
+        try {
+            report = BtfDiff.diff(left, right);
+        } catch (DiffLimitException e) {
+            // a bound of the diff: say which input asked for the work (the pair: a, against b)
+            throw new FileException(e.side() == 1 ? b : a, e.side() < 0
+                    ? new io.btfkit.core.OperationException("diff against " + Names.quote(b) + ": " + e.getMessage()) : e);
+        }
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(Streams.out(), StandardCharsets.UTF_8));
         out.print(json || pretty ? DiffJsonPrinter.print(report, pretty) : DiffTextPrinter.print(report));
         out.flush();

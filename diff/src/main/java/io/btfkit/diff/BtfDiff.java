@@ -48,6 +48,7 @@ public final class BtfDiff {
         }
     }
 
+    private final DiffBudget budget = new DiffBudget();
     private final Side sa;
     private final Side sb;
     private final TypeComparer comparer;
@@ -55,8 +56,8 @@ public final class BtfDiff {
 
     private BtfDiff(Btf a, Btf b) {
         // the two sides are independent: fingerprint the second one on another core meanwhile
-        CompletableFuture<Side> other = CompletableFuture.supplyAsync(() -> new Side(b));
-        this.sa = new Side(a);
+        CompletableFuture<Side> other = CompletableFuture.supplyAsync(() -> new Side(b, 1, budget));
+        this.sa = new Side(a, 0, budget);
         try {
             this.sb = other.join();
         } catch (CompletionException e) {
@@ -129,10 +130,10 @@ public final class BtfDiff {
         }
         if (as.isEmpty() || bs.isEmpty()) {
             for (int i = 0; i < as.size(); i++) {
-                out.add(single(Status.REMOVED, sa, as.getInt(i), note));
+                add(single(Status.REMOVED, sa, as.getInt(i), note));
             }
             for (int i = 0; i < bs.size(); i++) {
-                out.add(single(Status.ADDED, sb, bs.getInt(i), note));
+                add(single(Status.ADDED, sb, bs.getInt(i), note));
             }
             return;
         }
@@ -145,16 +146,22 @@ public final class BtfDiff {
                     : note == null ? null : note + "; matched by " + p.method();
             TypeDiff t = changed(p.a(), p.b(), how);
             if (t.hasChanges()) {
-                out.add(t);
+                add(t);
             }
         }
         String unmatched = note == null ? null : note + "; no match";
         for (int i = 0; i < r.unmatchedA().size(); i++) {
-            out.add(single(Status.REMOVED, sa, r.unmatchedA().getInt(i), unmatched));
+            add(single(Status.REMOVED, sa, r.unmatchedA().getInt(i), unmatched));
         }
         for (int i = 0; i < r.unmatchedB().size(); i++) {
-            out.add(single(Status.ADDED, sb, r.unmatchedB().getInt(i), unmatched));
+            add(single(Status.ADDED, sb, r.unmatchedB().getInt(i), unmatched));
         }
+    }
+
+    /** Adds an entry to the report, within the run's {@link DiffBudget}. */
+    private void add(TypeDiff t) {
+        budget.report(t);
+        out.add(t);
     }
 
     private TypeDiff changed(int ia, int ib, String note) {

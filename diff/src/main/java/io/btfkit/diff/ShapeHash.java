@@ -71,6 +71,23 @@ final class ShapeHash {
         return body[id];
     }
 
+    /**
+     * Fingerprint of a struct's or union's members alone (names, offsets, bitfields, type refs
+     * and sizes; not its own size): equal on both sides exactly when their flattened member lists
+     * are, so a struct that only changed size is not flattened at all.
+     */
+    long members(int id) {
+        int[] w = btf.owner(id).words();
+        int s = btf.startOf(id);
+        int info = w[s + 1];
+        int vlen = Kind.vlenOf(info);
+        long h = mix(mix(Kind.kindOf(info), info < 0 ? 1 : 0), vlen);
+        for (int i = 0, m = s + 3; i < vlen; i++, m += 3) {
+            h = mix(mix(mix(mix(h, nameHash(w[m])), w[m + 2]), ref(w[m + 1])), sizes.of(w[m + 1]));
+        }
+        return h;
+    }
+
     private interface TypeVisitor {
         void visit(int[] words, int start, int id);
     }

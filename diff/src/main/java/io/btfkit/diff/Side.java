@@ -3,6 +3,9 @@ package io.btfkit.diff;
 import io.btfkit.core.Btf;
 import io.btfkit.core.Kind;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,24 +19,43 @@ final class Side {
     /** Nesting limit for lifting members of anonymous structs and unions. */
     private static final int MAX_NESTING = 16;
     /**
-     * Most members, nested ones included, one struct is flattened from: anonymous members nest up
+     * Most members, nested ones included, one struct is flattened to: anonymous members nest up
      * to {@link #MAX_NESTING} deep, and 16 levels of 100 members each would otherwise make 10^32
-     * paths (real structs have a few hundred); the rest is left out of the comparison.
+     * paths (real structs have a few hundred); a wider struct stops the diff (it used to be
+     * compared in part, silently).
      */
     static final int MAX_MEMBERS = 1 << 16;
+    /** Flattened entries kept for reuse ({@link #flat}), all anonymous types of one side together. */
+    static final long MAX_KEPT = 1L << 22;
 
     final Btf btf;
     final TypeNames names;
     final TypeSizes sizes;
     final ShapeHash hash;
+    private final int side;
+    private final DiffBudget budget;
     /** Decoded strings by offset: member, parameter and type names repeat a lot. */
     private final Int2ObjectOpenHashMap<String> strings = new Int2ObjectOpenHashMap<>();
+    /** Flattened anonymous structs and unions by (id, nesting depth), each computed once. */
+    private final Long2ObjectOpenHashMap<Flat> flats = new Long2ObjectOpenHashMap<>();
+    private long kept;
 
+    /** A side of its own, for tests. */
     Side(Btf btf) {
+        this(btf, 0, new DiffBudget());
+    }
+
+    /**
+     * @param side   0 for input a, 1 for input b (named when a bound is passed)
+     * @param budget the run's bounds, shared with the other side
+     */
+    Side(Btf btf, int side, DiffBudget budget) {
         this.btf = btf;
-        this.names = new TypeNames(btf, this::str);
+        this.names = new TypeNames(btf, this::str, side);
         this.sizes = new TypeSizes(btf);
         this.hash = new ShapeHash(btf, sizes);
+        this.side = side;
+        this.budget = budget;
     }
 
     /** The name of {@code id} ("" when anonymous, "(invalid)" when its offset is bad). */
@@ -79,51 +101,106 @@ final class Side {
         return id != 0 && btf.isValidId(id) && Kind.isEnum(btf.kind(id)) && isAnonymous(id);
     }
 
-    /** Members visited by the current {@link #members} call (bounded by {@link #MAX_MEMBERS}). */
-    private int flattenSteps;
+    /**
+     * An anonymous struct or union flattened: member paths relative to it, before {@code #N}
+     * suffixes ({@code a}, {@code u}, {@code u.a}, {@code arr[].a}), with each member's type id,
+     * bit offset from its start and bitfield width, in member order.
+     */
+    private record Flat(String[] paths, int[] types, long[] offsets, int[] bits) {
+        int size() {
+            return paths.length;
+        }
+    }
+
+    /** Where {@link #flatten} puts the member entries it finds. */
+    private interface Entries {
+        void add(String path, int type, long offset, int bits);
+    }
 
     /**
      * The members of STRUCT/UNION {@code id} by name path, in member order, with members of
      * anonymous structs and unions lifted into it (see {@link MemberDiff} for the paths) and
-     * offsets counted from the start of {@code id}.
+     * offsets counted from the start of {@code id}. An anonymous struct or union shared by many
+     * members or structs is flattened once ({@link #flat}); every entry counts against the run's
+     * {@link DiffBudget}, and a struct of more than {@link #MAX_MEMBERS} entries stops the diff.
      */
     Map<String, MemberInfo> members(int id) {
         Map<String, MemberInfo> out = new LinkedHashMap<>();
-        flattenSteps = 0;
-        flatten(id, "", 0, 0, out, new HashMap<>());
+        Map<String, Integer> next = new HashMap<>();
+        flatten(id, 0, (path, type, offset, bits) -> {
+            tooWide(id, out.size());
+            budget.members(1);
+            put(out, next, path, new MemberInfo(names.of(type), offset, bits, sizes.of(type)));
+        });
         return out;
     }
 
-    private void flatten(int id, String prefix, long base, int depth, Map<String, MemberInfo> out,
-                         Map<String, Integer> next) {
+    private void tooWide(int id, int entries) {
+        if (entries >= MAX_MEMBERS) {
+            String n = name(id);
+            throw new DiffLimitException(side, TypeDiff.kindWord(btf.kind(id)) + " " + (n.isEmpty() ? "(anon)" : n)
+                    + " [" + id + "] has more than " + MAX_MEMBERS + " members once its anonymous members are lifted");
+        }
+    }
+
+    /** {@link #flatten} of an anonymous struct or union into a {@link Flat}, kept for reuse while {@link #MAX_KEPT} allows. */
+    private Flat flat(int id, int depth) {
+        long key = ((long) id << 5) | depth;
+        Flat f = flats.get(key);
+        if (f == null) {
+            java.util.ArrayList<String> paths = new java.util.ArrayList<>();
+            IntArrayList types = new IntArrayList();
+            LongArrayList offsets = new LongArrayList();
+            IntArrayList bits = new IntArrayList();
+            flatten(id, depth, (path, type, offset, b) -> {
+                tooWide(id, paths.size());
+                budget.members(1);
+                paths.add(path);
+                types.add(type);
+                offsets.add(offset);
+                bits.add(b);
+            });
+            f = new Flat(paths.toArray(new String[0]), types.toIntArray(), offsets.toLongArray(), bits.toIntArray());
+            if (kept + f.size() <= MAX_KEPT) {
+                kept += f.size();
+                flats.put(key, f);
+            }
+        }
+        return f;
+    }
+
+    /** The member entries of {@code id} reached {@code depth} anonymous members deep, in order. */
+    private void flatten(int id, int depth, Entries out) {
         boolean kflag = btf.kindFlag(id);
         int vlen = btf.vlen(id);
-        for (int i = 0; i < vlen && flattenSteps++ < MAX_MEMBERS; i++) {
+        for (int i = 0; i < vlen; i++) {
             String n = str(btf.extra(id, 3 * i));
             int type = btf.extra(id, 3 * i + 1);
             int word = btf.extra(id, 3 * i + 2);
-            long off = base + (kflag ? word & 0xffffff : Integer.toUnsignedLong(word));
+            long off = kflag ? word & 0xffffff : Integer.toUnsignedLong(word);
             int bits = kflag ? word >>> 24 : 0;
             int body = skipQualifiers(type);
-            MemberInfo info = new MemberInfo(names.of(type), off, bits, sizes.of(type));
+            String inner = null;
+            int lifted = 0;
             if (depth < MAX_NESTING && isAnonymousComposite(body)) {
-                if (n.isEmpty()) {
-                    flatten(body, prefix, off, depth + 1, out, next);
-                } else {
-                    put(out, next, prefix + n, info);
-                    flatten(body, prefix + n + ".", off, depth + 1, out, next);
-                }
-                continue;
-            }
-            if (depth < MAX_NESTING && !n.isEmpty() && btf.isValidId(body) && body != 0 && btf.kind(body) == Kind.ARRAY) {
+                inner = n.isEmpty() ? "" : n + ".";
+                lifted = body;
+            } else if (depth < MAX_NESTING && !n.isEmpty() && btf.isValidId(body) && body != 0 && btf.kind(body) == Kind.ARRAY) {
                 int elem = skipQualifiers(btf.extra(body, 0));
                 if (isAnonymousComposite(elem)) {
-                    put(out, next, prefix + n, info);
-                    flatten(elem, prefix + n + "[].", off, depth + 1, out, next);
-                    continue;
+                    inner = n + "[].";
+                    lifted = elem;
                 }
             }
-            put(out, next, prefix + (n.isEmpty() ? "(anon)" : n), info);
+            if (inner == null || !n.isEmpty()) {
+                out.add(n.isEmpty() ? "(anon)" : n, type, off, bits);
+            }
+            if (inner != null) {
+                Flat f = flat(lifted, depth + 1);
+                for (int k = 0; k < f.size(); k++) {
+                    out.add(inner.isEmpty() ? f.paths[k] : inner + f.paths[k], f.types[k], off + f.offsets[k], f.bits[k]);
+                }
+            }
         }
     }
 

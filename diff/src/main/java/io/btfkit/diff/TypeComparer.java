@@ -99,6 +99,9 @@ final class TypeComparer {
 
     private void compareComposite(int ia, int ib, List<PropertyChange> props, List<MemberDiff> out) {
         property(props, "size", size(a, ia), size(b, ib));
+        if (a.hash.members(ia) == b.hash.members(ib)) {
+            return; // the same members: nothing to flatten, nothing to list
+        }
         Map<String, MemberInfo> ma = a.members(ia);
         Map<String, MemberInfo> mb = b.members(ib);
         List<MemberDiff> found = new ArrayList<>();

@@ -2,9 +2,9 @@ package io.btfkit.diff;
 
 import io.btfkit.core.Btf;
 import io.btfkit.core.Kind;
-import io.btfkit.core.OperationException;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
-import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import java.util.function.IntFunction;
 
 /**
@@ -18,65 +18,111 @@ import java.util.function.IntFunction;
  * <p>How: the classic inside-out declarator walk. {@link #declare} carries the declarator built
  * so far ({@code *p}, {@code [4]}, {@code (*)(int)}) down the chain of referenced types and puts
  * the named type in front at the end; a pointer to an array or function gets parentheses, and a
- * qualifier of a pointer goes after its star. The walk is bounded ({@link #MAX_DEPTH} steps, then
- * {@code ...}), so cyclic or very deep anonymous chains cannot recurse without end.
+ * qualifier of a pointer goes after its star.
  *
- * <p>Bounded work and text: every spelling is computed once per (type, depth) — a spelling that
- * was cut at the depth limit depends on the depth it was reached at, and was recomputed each
- * time before, which made prototypes whose parameters point at prototypes exponential — and a
- * parameter list stops with {@code ...} past {@link #MAX_PARAMS_LENGTH} characters (a 1 KB BTF
- * used to spell a 2 GB string). All spellings of one side together may hold at most
- * {@link #MAX_MEMO_CHARS} characters; past that the diff stops with an {@link OperationException}.
- * Real kernels come nowhere near: their longest spelling is under 500 characters.
+ * <p>Bounded work and text (issue 23): every type is spelled once, by id, and its parameters'
+ * types before it ({@link #spellAll}, children first with an explicit stack, so prototypes nested
+ * a million deep need no deep recursion); a spelling no longer depends on where it was reached.
+ * One walk follows at most {@link #MAX_DEPTH} types and stops with {@code ...} when its
+ * declarator passes {@link #MAX_SPELLING} characters; a parameter list ends in {@code ...} past
+ * {@link #MAX_PARAMS_LENGTH}. Every character built counts against {@link #MAX_WORK} per side,
+ * past which the diff stops with a {@link DiffLimitException} naming the side (prototypes that
+ * return and take pointers to the previous level used to spell gigabytes before). A parameter
+ * type met again while it is being spelled (a prototype taking a pointer to itself, which C cannot
+ * write) is spelled {@code ...} there. Real kernels come nowhere near any bound: their longest
+ * spelling is under 500 characters.
  */
 final class TypeNames {
+    /** Types one declarator walk follows. */
     static final int MAX_DEPTH = 32;
     /** A parameter list longer than this ends in {@code ...}. */
     static final int MAX_PARAMS_LENGTH = 4096;
-    /** All memoised spellings of one side, in characters. */
-    static final long MAX_MEMO_CHARS = 1L << 27;
+    /** A declarator longer than this ends the walk with {@code ...}. */
+    static final int MAX_SPELLING = 4096;
+    /** Characters one side may build while spelling. */
+    static final long MAX_WORK = 1L << 27;
 
     private final Btf btf;
     private final IntFunction<String> strings;
+    private final int side;
     private final Int2ObjectOpenHashMap<String> memo = new Int2ObjectOpenHashMap<>();
-    /** Spellings cut at the depth limit, by (id, depth): they differ by depth. */
-    private final Long2ObjectOpenHashMap<String> cutMemo = new Long2ObjectOpenHashMap<>();
-    private long memoChars;
+    private final IntOpenHashSet spelling = new IntOpenHashSet();
+    private long work;
 
-    /** @param strings decodes a string offset ("(invalid)" when bad) */
-    TypeNames(Btf btf, IntFunction<String> strings) {
+    /**
+     * @param strings decodes a string offset ("(invalid)" when bad)
+     * @param side    0 for side a, 1 for side b (named when a bound is passed)
+     */
+    TypeNames(Btf btf, IntFunction<String> strings, int side) {
         this.btf = btf;
         this.strings = strings;
+        this.side = side;
     }
 
-    /** The type as an abstract declarator (no name), e.g. {@code struct foo *}; memoised. */
+    /** The type as an abstract declarator (no name), e.g. {@code struct foo *}; spelled once. */
     String of(int id) {
-        return of(id, 0);
-    }
-
-    /** {@link #of(int)} reached at walk depth {@code depth} (keeps the walk bounded through the memo). */
-    private String of(int id, int depth) {
         String s = memo.get(id);
-        if (s != null) {
-            return s;
-        }
-        long key = ((long) id << 6) | depth;
-        s = cutMemo.get(key);
-        if (s != null) {
-            return s;
-        }
-        s = declare(id, "", false, depth);
-        memoChars += s.length();
-        if (memoChars > MAX_MEMO_CHARS) {
-            throw new OperationException("type spellings exceed " + MAX_MEMO_CHARS + " characters"
-                    + " (anonymous types nest too deeply to describe)");
-        }
-        if (depth == 0 || !s.contains("...")) {
-            memo.put(id, s);
-        } else {
-            cutMemo.put(key, s);
+        if (s == null) {
+            spellAll(id);
+            s = memo.get(id);
         }
         return s;
+    }
+
+    /**
+     * Spells {@code root} and, before it, every parameter type its declarator walk meets that is
+     * not spelled yet: depth first with an explicit stack, so that each spelling finds its
+     * parameters' spellings in the memo.
+     */
+    private void spellAll(int root) {
+        IntArrayList stack = new IntArrayList();
+        java.util.ArrayList<int[]> deps = new java.util.ArrayList<>();
+        IntArrayList next = new IntArrayList();
+        stack.add(root);
+        deps.add(parameterTypes(root));
+        next.add(0);
+        spelling.add(root);
+        while (!stack.isEmpty()) {
+            int top = stack.size() - 1;
+            int[] d = deps.get(top);
+            int k = next.getInt(top);
+            while (k < d.length && (memo.containsKey(d[k]) || spelling.contains(d[k]))) {
+                k++;
+            }
+            if (k < d.length) {
+                next.set(top, k + 1);
+                stack.add(d[k]);
+                deps.add(parameterTypes(d[k]));
+                next.add(0);
+                spelling.add(d[k]);
+                continue;
+            }
+            int id = stack.removeInt(top);
+            deps.remove(top);
+            next.removeInt(top);
+            memo.put(id, declare(id, "", false));
+            spelling.remove(id);
+        }
+    }
+
+    /** The parameter types of the prototypes on {@code id}'s declarator walk (what its spelling needs spelled first). */
+    private int[] parameterTypes(int id) {
+        IntArrayList out = new IntArrayList();
+        for (int step = 0; step < MAX_DEPTH && id != 0 && btf.isValidId(id); step++) {
+            int kind = btf.kind(id);
+            switch (kind) {
+                case Kind.PTR, Kind.CONST, Kind.VOLATILE, Kind.RESTRICT, Kind.TYPE_TAG, Kind.FUNC, Kind.VAR -> id = btf.sizeOrType(id);
+                case Kind.ARRAY -> id = btf.extra(id, 0);
+                case Kind.FUNC_PROTO -> {
+                    for (int i = 0; i < btf.vlen(id); i++) {
+                        out.add(btf.extra(id, 2 * i + 1));
+                    }
+                    id = btf.sizeOrType(id);
+                }
+                default -> id = 0;
+            }
+        }
+        return out.toIntArray();
     }
 
     /** A FUNC as its C declaration with parameter names, e.g. {@code static int foo(int a)}. */
@@ -86,14 +132,23 @@ final class TypeNames {
             case Kind.LINKAGE_EXTERN -> "extern ";
             default -> "";
         };
-        return linkage + declare(btf.sizeOrType(funcId), name(funcId), true, 0);
+        prepare(btf.sizeOrType(funcId));
+        return linkage + declare(btf.sizeOrType(funcId), name(funcId), true);
     }
 
     /** A VAR as its C declaration, e.g. {@code static struct foo bar}. */
     String variable(int varId) {
         int linkage = btf.extra(varId, 0);
         String prefix = linkage == Kind.LINKAGE_STATIC ? "static " : linkage == Kind.LINKAGE_EXTERN ? "extern " : "";
-        return prefix + declare(btf.sizeOrType(varId), name(varId), false, 0);
+        prepare(btf.sizeOrType(varId));
+        return prefix + declare(btf.sizeOrType(varId), name(varId), false);
+    }
+
+    /** Spells the parameter types {@code id}'s walk meets, for a walk with names that is not memoised. */
+    private void prepare(int id) {
+        for (int p : parameterTypes(id)) {
+            of(p);
+        }
     }
 
     /** The parameters of a FUNC (through its FUNC_PROTO): names and types; "..." for the variadic marker. */
@@ -131,98 +186,146 @@ final class TypeNames {
     }
 
     /**
-     * {@code id} declared as {@code name}: from the memoised abstract spelling when the name just
-     * goes at its end ({@code struct foo *} + {@code p}), else by the full walk (arrays, function
-     * pointers).
+     * {@code id} declared as {@code name}: from its spelling when the name just goes at its end
+     * ({@code struct foo *} + {@code p}), else by the full walk (arrays, function pointers). A
+     * type still being spelled (a cycle) is {@code ...}.
      */
-    private String named(int id, String name, int depth) {
-        String abs = of(id, depth);
+    private String named(int id, String name) {
+        String abs = memo.get(id);
+        if (abs == null) {
+            return "..." + (name.isEmpty() ? "" : " " + name);
+        }
         if (name.isEmpty()) {
             return abs;
         }
         if (abs.indexOf('[') < 0 && abs.indexOf('(') < 0) {
             return abs.endsWith("*") ? abs + name : abs + " " + name;
         }
-        return declare(id, name, false, depth);
+        return declare(id, name, false);
     }
 
-    /** {@code id} declared with declarator {@code decl} ("" for an abstract declarator). */
-    String declare(int id, String decl, boolean paramNames, int depth) {
-        if (depth > MAX_DEPTH) {
-            return "..." + space(decl);
-        }
-        if (id == 0) {
-            return "void" + space(decl);
-        }
-        if (!btf.isValidId(id)) {
-            return "<bad type " + Integer.toUnsignedString(id) + ">" + space(decl);
-        }
-        int kind = btf.kind(id);
-        String n = name(id);
-        switch (kind) {
-            case Kind.INT:
-            case Kind.FLOAT:
-            case Kind.TYPEDEF:
-                return (n.isEmpty() ? "(anon " + Kind.name(kind).toLowerCase(java.util.Locale.ROOT) + ")" : n) + space(decl);
-            case Kind.STRUCT:
-            case Kind.UNION:
-            case Kind.ENUM:
-            case Kind.ENUM64:
-                return TypeDiff.kindWord(kind) + " " + (n.isEmpty() ? "{...}" : n) + space(decl);
-            case Kind.FWD:
-                return (btf.kindFlag(id) ? "union " : "struct ") + n + space(decl);
-            case Kind.PTR: {
-                int t = btf.sizeOrType(id);
-                int tk = btf.isValidId(t) ? btf.kind(t) : 0;
-                String d = tk == Kind.ARRAY || tk == Kind.FUNC_PROTO ? "(*" + decl + ")" : "*" + decl;
-                return declare(t, d, paramNames, depth + 1);
+    /**
+     * {@code id} declared with declarator {@code decl} ("" for an abstract declarator): a loop
+     * down the chain of pointers, qualifiers, arrays and prototype return types, the qualifiers of
+     * the named type gathered in {@code prefix}. Parameter types come from the memo.
+     */
+    String declare(int id, String decl, boolean paramNames) {
+        StringBuilder prefix = new StringBuilder();
+        for (int step = 0; ; step++) {
+            if (step > MAX_DEPTH) {
+                return done(prefix, "...", decl);
             }
-            case Kind.CONST:
-            case Kind.VOLATILE:
-            case Kind.RESTRICT:
-            case Kind.TYPE_TAG: {
-                String q = kind == Kind.TYPE_TAG ? "__attribute__((btf_type_tag(\"" + n + "\")))"
-                        : Kind.name(kind).toLowerCase(java.util.Locale.ROOT);
-                int t = btf.sizeOrType(id);
-                if (btf.isValidId(t) && btf.kind(t) == Kind.PTR) {
-                    return declare(t, q + space(decl), paramNames, depth + 1);
-                }
-                return q + " " + declare(t, decl, paramNames, depth + 1);
+            if (id == 0) {
+                return done(prefix, "void", decl);
             }
-            case Kind.ARRAY:
-                return declare(btf.extra(id, 0), decl + "[" + Integer.toUnsignedString(btf.extra(id, 2)) + "]",
-                        paramNames, depth + 1);
-            case Kind.FUNC_PROTO: {
-                int vlen = btf.vlen(id);
-                StringBuilder p = new StringBuilder(decl).append('(');
-                if (vlen == 0) {
-                    p.append("void");
+            if (!btf.isValidId(id)) {
+                return done(prefix, "<bad type " + Integer.toUnsignedString(id) + ">", decl);
+            }
+            int kind = btf.kind(id);
+            String n = name(id);
+            if (decl.length() > MAX_SPELLING && grows(kind)) {
+                return done(prefix, "...", decl);
+            }
+            switch (kind) {
+                case Kind.INT:
+                case Kind.FLOAT:
+                case Kind.TYPEDEF:
+                    return done(prefix, n.isEmpty() ? "(anon " + Kind.name(kind).toLowerCase(java.util.Locale.ROOT) + ")" : n, decl);
+                case Kind.STRUCT:
+                case Kind.UNION:
+                case Kind.ENUM:
+                case Kind.ENUM64:
+                    return done(prefix, TypeDiff.kindWord(kind) + " " + (n.isEmpty() ? "{...}" : n), decl);
+                case Kind.FWD:
+                    return done(prefix, (btf.kindFlag(id) ? "union " : "struct ") + n, decl);
+                case Kind.PTR: {
+                    int t = btf.sizeOrType(id);
+                    int tk = btf.isValidId(t) ? btf.kind(t) : 0;
+                    decl = count(tk == Kind.ARRAY || tk == Kind.FUNC_PROTO ? "(*" + decl + ")" : "*" + decl);
+                    id = t;
+                    continue;
                 }
-                for (int i = 0; i < vlen; i++) {
-                    if (i > 0) {
-                        p.append(", ");
-                    }
-                    if (p.length() - decl.length() > MAX_PARAMS_LENGTH) {
-                        p.append("...");
-                        break;
-                    }
-                    int pt = btf.extra(id, 2 * i + 1);
-                    String pn = paramNames ? str(btf.extra(id, 2 * i)) : "";
-                    if (pt == 0 && i == vlen - 1 && str(btf.extra(id, 2 * i)).isEmpty()) {
-                        p.append("...");
+                case Kind.CONST:
+                case Kind.VOLATILE:
+                case Kind.RESTRICT:
+                case Kind.TYPE_TAG: {
+                    String q = kind == Kind.TYPE_TAG ? "__attribute__((btf_type_tag(\"" + n + "\")))"
+                            : Kind.name(kind).toLowerCase(java.util.Locale.ROOT);
+                    int t = btf.sizeOrType(id);
+                    if (btf.isValidId(t) && btf.kind(t) == Kind.PTR) {
+                        decl = count(q + space(decl));
                     } else {
-                        p.append(named(pt, pn, depth + 1));
+                        prefix.append(q).append(' ');
+                        charge(prefix.length());
                     }
+                    id = t;
+                    continue;
                 }
-                p.append(')');
-                return declare(btf.sizeOrType(id), p.toString(), false, depth + 1);
+                case Kind.ARRAY:
+                    decl = count(decl + "[" + Integer.toUnsignedString(btf.extra(id, 2)) + "]");
+                    id = btf.extra(id, 0);
+                    continue;
+                case Kind.FUNC_PROTO: {
+                    int vlen = btf.vlen(id);
+                    StringBuilder p = new StringBuilder(decl).append('(');
+                    if (vlen == 0) {
+                        p.append("void");
+                    }
+                    for (int i = 0; i < vlen; i++) {
+                        if (i > 0) {
+                            p.append(", ");
+                        }
+                        if (p.length() - decl.length() > MAX_PARAMS_LENGTH) {
+                            p.append("...");
+                            break;
+                        }
+                        int pt = btf.extra(id, 2 * i + 1);
+                        String pn = paramNames ? str(btf.extra(id, 2 * i)) : "";
+                        if (pt == 0 && i == vlen - 1 && str(btf.extra(id, 2 * i)).isEmpty()) {
+                            p.append("...");
+                        } else {
+                            p.append(named(pt, pn));
+                        }
+                    }
+                    decl = count(p.append(')'));
+                    paramNames = false;
+                    id = btf.sizeOrType(id);
+                    continue;
+                }
+                case Kind.FUNC:
+                    decl = count(n + decl);
+                    id = btf.sizeOrType(id);
+                    continue;
+                case Kind.VAR:
+                    decl = n;
+                    id = btf.sizeOrType(id);
+                    continue;
+                default:
+                    return done(prefix, Kind.name(kind).toLowerCase(java.util.Locale.ROOT) + " " + n, decl);
             }
-            case Kind.FUNC:
-                return declare(btf.sizeOrType(id), n + decl, paramNames, depth + 1);
-            case Kind.VAR:
-                return declare(btf.sizeOrType(id), n, paramNames, depth + 1);
-            default:
-                return Kind.name(kind).toLowerCase(java.util.Locale.ROOT) + " " + n + space(decl);
+        }
+    }
+
+    /** Whether a step of {@link #declare} through this kind adds to the declarator. */
+    private static boolean grows(int kind) {
+        return kind == Kind.PTR || Kind.isModifier(kind) || kind == Kind.ARRAY || kind == Kind.FUNC_PROTO || kind == Kind.FUNC;
+    }
+
+    private String done(StringBuilder prefix, String base, String decl) {
+        return count(prefix.append(base).append(space(decl)));
+    }
+
+    /** Counts the characters of a text built while spelling against {@link #MAX_WORK}. */
+    private String count(CharSequence built) {
+        charge(built.length());
+        return built.toString();
+    }
+
+    private void charge(int characters) {
+        work += characters;
+        if (work > MAX_WORK) {
+            throw new DiffLimitException(side, "spelling its types takes more than " + MAX_WORK
+                    + " characters (prototypes or anonymous types nest too widely to describe)");
         }
     }
 
