@@ -106,4 +106,38 @@ class ConcatenatedBlobsTest {
         assertEquals(1, in.units().size());
         assertEquals(65, in.btf().ownTypeCount());
     }
+
+    /** An empty blob: the 24-byte header and a string section of one NUL. */
+    private static final byte[] EMPTY = {(byte) 0x9f, (byte) 0xeb, 1, 0, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 1, 0, 0, 0, 0};
+
+    private static byte[] flood(int blobs) {
+        byte[] out = new byte[blobs * EMPTY.length];
+        for (int k = 0; k < blobs; k++) {
+            System.arraycopy(EMPTY, 0, out, k * EMPTY.length, EMPTY.length);
+        }
+        return out;
+    }
+
+    /**
+     * Units from nothing (issue 23): millions of empty 25-byte blobs (a 9.9 KB xz of 64 MiB) used
+     * to become millions of units (validate: 90 s, 1.9 GB). Past {@link InputLoader#MAX_UNITS}
+     * the input is refused before any blob is read, at the cost of counting headers.
+     */
+    @Test
+    void aFloodOfEmptyBlobsIsRefusedBeforeAnyIsRead() {
+        byte[] data = flood(1_000_000);
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long before = mx.getCurrentThreadAllocatedBytes();
+        BtfFormatException e = assertThrows(BtfFormatException.class, () -> InputLoader.readRawUnits(data, null));
+        long allocated = mx.getCurrentThreadAllocatedBytes() - before;
+        assertEquals("more than 65536 BTF blobs back to back (blob 65537 at offset 1638400); one input may hold at most"
+                + " 65536 units", e.getMessage());
+        assertTrue(allocated < 32L << 20, allocated + " bytes allocated to refuse it");
+    }
+
+    @Test
+    void asManyBlobsAsTheLimitAreRead() {
+        assertEquals(InputLoader.MAX_UNITS, InputLoader.readRawUnits(flood(InputLoader.MAX_UNITS), null).size());
+    }
 }
