@@ -133,13 +133,19 @@ final class RelocateCommand implements Callable<Integer> {
         return in.resolveSibling(n.substring(0, i) + ".base." + n.substring(i + ".split.".length()));
     }
 
+    /** Problem lines printed per input; the rest are counted in one more line. */
+    static final int MAX_PROBLEM_LINES = 100;
+
     private static void reportProblems(Path in, List<Problem> problems) {
         PrintWriter err = Streams.err();
         synchronized (err) {
             err.println("btfkit: " + Names.quote(in) + ": cannot relocate: " + problems.size()
                     + (problems.size() == 1 ? " type has" : " types have") + " no match in the new base");
-            for (Problem p : problems) {
-                err.println("btfkit: " + Names.quote(in) + ":   " + io.btfkit.core.Printable.oneLine(p.message()));
+            for (int i = 0; i < problems.size() && i < MAX_PROBLEM_LINES; i++) {
+                err.println("btfkit: " + Names.quote(in) + ":   " + io.btfkit.core.Printable.oneLine(problems.get(i).message()));
+            }
+            if (problems.size() > MAX_PROBLEM_LINES) {
+                err.println("btfkit: " + Names.quote(in) + ":   and " + (problems.size() - MAX_PROBLEM_LINES) + " more");
             }
             err.flush();
         }

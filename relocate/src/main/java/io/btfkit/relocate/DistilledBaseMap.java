@@ -76,6 +76,7 @@ final class DistilledBaseMap {
         SizeNeeds sizeNeeds = SizeNeeds.of(split, nDist);
         Btf base = index.base();
         int[] map = new int[nDist];
+        CandidateLists lists = new CandidateLists(dist, index);
         List<Found> found = new ArrayList<>();
         StringTable ds = dist.strings();
         int voidStop = voidNameClash(index);
@@ -92,33 +93,18 @@ final class DistilledBaseMap {
                         Integer.MAX_VALUE, dist));
                 continue;
             }
-            int first = 0;
-            int second = 0;
-            int dsize = dist.sizeOrType(d);
-            for (int e = index.groupStart(g); e < index.groupEnd(g); e++) {
-                int b = index.id(e);
-                if (index.needsSize(e) && (base.sizeOrType(b) & NewBaseIndex.SIZE_MASK) != (dsize & NewBaseIndex.SIZE_MASK)) {
-                    continue;
-                }
-                if (!matches(dist, d, base, b, embeddedBy[d] != 0 && first == 0)) {
-                    continue;
-                }
-                if (first == 0) {
-                    first = b;
-                } else {
-                    second = b;
-                    break;
-                }
-            }
+            int[] two = lists.firstTwo(d, g, embeddedBy[d] != 0);
+            int first = two[0];
+            int second = two[1];
             if (second != 0) {
-                found.add(new Found(problem(dist, d, Problem.Reason.AMBIGUOUS, ambiguity(dist, d, base, index, g, embeddedBy[d] != 0)),
+                found.add(new Found(problem(dist, d, Problem.Reason.AMBIGUOUS, "new base has " + lists.matching(d, g, embeddedBy[d] != 0)),
                         second, dist));
             } else if (first == 0) {
-                found.add(new Found(unmatched(dist, d, base, index, g, embeddedBy[d], sizeNeeds, split), Integer.MAX_VALUE, dist));
+                found.add(new Found(unmatched(dist, d, base, lists, g, embeddedBy[d], sizeNeeds, split), Integer.MAX_VALUE, dist));
             } else if (base.kind(first) == Kind.FWD && Kind.isComposite(dist.kind(d)) && sizeNeeds.by(d) != 0) {
                 // libbpf maps it, and its output has an array, member or variable without size
                 String only = index.groupEnd(g) - index.groupStart(g) == 1 ? "new base has only " + describe(base, first)
-                        : "its only match in the new base is " + describe(base, first) + " (of " + list(base, index, g) + ")";
+                        : "its only match in the new base is " + describe(base, first) + " (of " + lists.group(g) + ")";
                 found.add(new Found(problem(dist, d, Problem.Reason.NEEDED_BY_SIZE, "(" + sizeNeeds.describe(split, d) + "), "
                         + only), Integer.MAX_VALUE, 0, true));
             } else {
@@ -218,7 +204,7 @@ final class DistilledBaseMap {
     }
 
     /** libbpf's per-kind compatibility test of distilled type {@code d} with candidate {@code b}. */
-    private static boolean matches(Btf dist, int d, Btf base, int b, boolean sizeMustMatch) {
+    static boolean matches(Btf dist, int d, Btf base, int b, boolean sizeMustMatch) {
         int bk = base.kind(b);
         switch (dist.kind(d)) {
             case Kind.FWD:
@@ -241,7 +227,7 @@ final class DistilledBaseMap {
     }
 
     /** The same test without sizes and encodings: could {@code b} stand for {@code d} at all? */
-    private static boolean sameKindFamily(Btf dist, int d, Btf base, int b) {
+    static boolean sameKindFamily(Btf dist, int d, Btf base, int b) {
         int bk = base.kind(b);
         switch (dist.kind(d)) {
             case Kind.FWD:
@@ -276,32 +262,26 @@ final class DistilledBaseMap {
     }
 
     /** Why {@code d} found no match among the new-base types of its name (group {@code g}). */
-    private static Problem unmatched(Btf dist, int d, Btf base, NewBaseIndex index, int g, int embeddedBy, SizeNeeds sizeNeeds,
+    private static Problem unmatched(Btf dist, int d, Btf base, CandidateLists lists, int g, int embeddedBy, SizeNeeds sizeNeeds,
             Btf split) {
-        List<Integer> family = new ArrayList<>();
-        for (int e = index.groupStart(g); e < index.groupEnd(g); e++) {
-            if (sameKindFamily(dist, d, base, index.id(e))) {
-                family.add(index.id(e));
-            }
-        }
-        if (family.isEmpty()) {
-            return problem(dist, d, Problem.Reason.KIND_DIFFERS, "new base has " + list(base, index, g));
+        CandidateLists.Family family = lists.family(d, g);
+        if (family.ids().isEmpty()) {
+            return problem(dist, d, Problem.Reason.KIND_DIFFERS, "new base has " + lists.group(g));
         }
         int kind = dist.kind(d);
         int dsize = dist.sizeOrType(d);
         if (kind == Kind.INT) {
-            for (int b : family) {
-                if ((base.sizeOrType(b) & NewBaseIndex.SIZE_MASK) == (dsize & NewBaseIndex.SIZE_MASK)) {
-                    return problem(dist, d, Problem.Reason.ENCODING_DIFFERS, "distilled encoding "
-                            + encodingName(intEncoding(dist, d)) + ", new base has " + describe(base, b) + " encoding "
-                            + encodingName(intEncoding(base, b)));
-                }
+            int b = family.firstOfSize(dsize & NewBaseIndex.SIZE_MASK);
+            if (b != 0) {
+                return problem(dist, d, Problem.Reason.ENCODING_DIFFERS, "distilled encoding "
+                        + encodingName(intEncoding(dist, d)) + ", new base has " + describe(base, b) + " encoding "
+                        + encodingName(intEncoding(base, b)));
             }
         }
-        String candidates = "new base has " + list(base, family);
-        if (Kind.isComposite(kind) && embeddedBy != 0 && family.stream().allMatch(b -> base.kind(b) == Kind.FWD)) {
+        String candidates = "new base has " + family.listed();
+        if (Kind.isComposite(kind) && embeddedBy != 0 && family.allForwards()) {
             return problem(dist, d, Problem.Reason.NEEDED_BY_SIZE, "(" + sizeNeeds.describe(split, d) + "), new base has only "
-                    + list(base, family));
+                    + family.listed());
         }
         if (Kind.isComposite(kind) && embeddedBy != 0) {
             return problem(dist, d, Problem.Reason.SIZE_CHANGED_EMBEDDED, "embedded by value in split type "
@@ -309,26 +289,9 @@ final class DistilledBaseMap {
         }
         if (kind == Kind.FWD) {
             return problem(dist, d, Problem.Reason.AMBIGUOUS, "a forward declaration has no size to choose between "
-                    + list(base, family));
+                    + family.listed());
         }
         return problem(dist, d, Problem.Reason.SIZE_DIFFERS, candidates);
-    }
-
-    private static String ambiguity(Btf dist, int d, Btf base, NewBaseIndex index, int g, boolean embedded) {
-        List<Integer> all = new ArrayList<>();
-        int first = 0;
-        int dsize = dist.sizeOrType(d);
-        for (int e = index.groupStart(g); e < index.groupEnd(g); e++) {
-            int b = index.id(e);
-            if (index.needsSize(e) && (base.sizeOrType(b) & NewBaseIndex.SIZE_MASK) != (dsize & NewBaseIndex.SIZE_MASK)) {
-                continue;
-            }
-            if (matches(dist, d, base, b, embedded && first == 0)) {
-                first = first == 0 ? b : first;
-                all.add(b);
-            }
-        }
-        return "new base has " + list(base, all);
     }
 
     /** Distilled name offset → new-base name offset; libbpf keeps the last write in new-base id order. */
@@ -353,28 +316,8 @@ final class DistilledBaseMap {
         return new Problem(d, kind, name == null ? "(invalid)" : name, size, reason, detail);
     }
 
-    private static String list(Btf base, NewBaseIndex index, int g) {
-        List<Integer> ids = new ArrayList<>();
-        for (int e = index.groupStart(g); e < index.groupEnd(g); e++) {
-            ids.add(index.id(e));
-        }
-        return list(base, ids);
-    }
-
-    private static String list(Btf base, List<Integer> ids) {
-        StringBuilder b = new StringBuilder();
-        int shown = Math.min(ids.size(), 4);
-        for (int i = 0; i < shown; i++) {
-            b.append(i == 0 ? "" : i == shown - 1 && shown == ids.size() ? " and " : ", ").append(describe(base, ids.get(i)));
-        }
-        if (ids.size() > shown) {
-            b.append(" and ").append(ids.size() - shown).append(" more");
-        }
-        return b.toString();
-    }
-
     static String describe(Btf btf, int id) {
-        String name = btf.strings().latin1(btf.nameOff(id));
+        String name = btf.strings().forMessage(btf.nameOff(id), java.nio.charset.StandardCharsets.ISO_8859_1);
         int kind = btf.kind(id);
         StringBuilder b = new StringBuilder().append('[').append(id).append("] ").append(Kind.name(kind)).append(" '")
                 .append(name == null || name.isEmpty() ? "(anon)" : name).append('\'');

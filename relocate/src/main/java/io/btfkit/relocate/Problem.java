@@ -1,6 +1,7 @@
 package io.btfkit.relocate;
 
 import io.btfkit.core.Kind;
+import io.btfkit.core.Printable;
 import java.util.Objects;
 
 /**
@@ -65,9 +66,9 @@ public record Problem(int typeId, int kind, String name, int size, Reason reason
         if (reason == Reason.INVALID_NAME) {
             b.append("new base");
         } else if (reason == Reason.STRING_UNMAPPED) {
-            b.append("string '").append(name).append("' of split type [").append(typeId).append(']');
+            b.append("string '").append(Printable.name(name)).append("' of split type [").append(typeId).append(']');
         } else {
-            b.append(Kind.name(kind)).append(" '").append(name.isEmpty() ? "(anon)" : name).append("' [").append(typeId).append(']');
+            b.append(Kind.name(kind)).append(" '").append(name.isEmpty() ? "(anon)" : Printable.name(name)).append("' [").append(typeId).append(']');
             if (Kind.isKnown(kind) && Kind.hasSize(kind)) {
                 b.append(" size=").append(Integer.toUnsignedString(size));
             }
