@@ -128,7 +128,7 @@ public final class CHeaderPrinter {
             throw new OperationException("C header larger than " + p.limited.limit + " bytes ("
                     + (BASE_OUTPUT_LIMIT >> 20) + " MiB + " + OUTPUT_PER_INPUT_BYTE + " per byte of BTF)"
                     + (current == 0 ? "" : " while printing type [" + current + "] " + Kind.name(p.types.kind(current))
-                    + " '" + p.types.name(current) + "'") + ": padding or declarations too large to print");
+                    + " '" + io.btfkit.core.Printable.name(p.types.name(current)) + "'") + ": padding or declarations too large to print");
         }
     }
 

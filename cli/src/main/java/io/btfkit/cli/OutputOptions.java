@@ -81,7 +81,7 @@ final class OutputOptions {
         PrintWriter err = Streams.err();
         for (int i = 0; i < carried.size() && i < MAX_WARNINGS; i++) {
             OutputCheck.Carried c = carried.get(i);
-            err.println("btfkit: " + c.label() + ": warning: " + c.message());
+            err.println("btfkit: " + c.label() + ": warning: " + io.btfkit.core.Printable.oneLine(c.message()));
         }
         if (carried.size() > MAX_WARNINGS) {
             err.println("btfkit: " + carried.get(MAX_WARNINGS).label() + ": warning: and "

@@ -131,7 +131,7 @@ final class ValidateCommand implements Callable<Integer> {
         StringBuilder sb = new StringBuilder("quirk ").append(q.id()).append(": ").append(found.count(q));
         int id = found.firstId(q);
         if (id > 0 && id < btf.typeCount()) {
-            String name = btf.strings().latin1(btf.nameOff(id));
+            String name = btf.strings().forMessage(btf.nameOff(id), StandardCharsets.ISO_8859_1);
             sb.append(" (first: type [").append(id).append("] ").append(io.btfkit.core.Kind.name(btf.kind(id))).append(" '")
                     .append(name == null || name.isEmpty() ? "(anon)" : name).append("')");
         }

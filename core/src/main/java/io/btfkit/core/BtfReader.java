@@ -453,7 +453,7 @@ public final class BtfReader {
     }
 
     private static String describeName(Btf btf, int s) {
-        String n = btf.strings().latin1(btf.words()[s]);
+        String n = btf.strings().forMessage(btf.words()[s], java.nio.charset.StandardCharsets.ISO_8859_1);
         return n == null || n.isEmpty() ? "" : " '" + n + "'";
     }
 

@@ -167,7 +167,7 @@ public final class BtfType {
 
     @Override
     public String toString() {
-        return "[" + id + "] " + kindName() + " '" + name() + "'";
+        return "[" + id + "] " + kindName() + " '" + Printable.name(name()) + "'";
     }
 
     public record Array(int type, int indexType, int nelems) {

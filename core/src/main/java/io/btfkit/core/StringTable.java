@@ -131,6 +131,29 @@ public final class StringTable {
         return new String(t.data, i, lengthAt(off), StandardCharsets.UTF_8);
     }
 
+    /**
+     * The string at {@code off} as a message quotes it, decoded as UTF-8: at most
+     * {@link Printable#MAX_NAME} bytes, then {@code …(N bytes)} when it is longer (only those bytes
+     * are decoded); null when the offset is invalid.
+     */
+    public String forMessage(int off) {
+        return forMessage(off, StandardCharsets.UTF_8);
+    }
+
+    /** {@link #forMessage(int)} decoded with {@code charset} (ISO-8859-1: byte for byte). */
+    public String forMessage(int off, java.nio.charset.Charset charset) {
+        if (!isValid(off)) {
+            return null;
+        }
+        StringTable t = tableOf(off);
+        int i = off - t.start;
+        int len = lengthAt(off);
+        if (len <= Printable.MAX_NAME) {
+            return new String(t.data, i, len, charset);
+        }
+        return new String(t.data, i, Printable.MAX_NAME, charset) + Printable.cutMark(len);
+    }
+
     /** The string at {@code off}, one char per byte (byte-exact), or null when invalid. */
     public String latin1(int off) {
         if (!isValid(off)) {

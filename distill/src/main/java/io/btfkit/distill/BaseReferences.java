@@ -125,7 +125,7 @@ final class BaseReferences {
     }
 
     static String describe(Btf btf, int id) {
-        String name = btf.strings().latin1(btf.nameOff(id));
+        String name = btf.strings().forMessage(btf.nameOff(id), java.nio.charset.StandardCharsets.ISO_8859_1);
         return "[" + id + "] " + Kind.name(btf.kind(id)) + " '" + (name == null || name.isEmpty() ? "(anon)" : name) + "'";
     }
 }

@@ -126,7 +126,7 @@ final class DatasecLayout {
             long end = 0;
             for (Entry x : list) {
                 if (x.offset < end || x.offset + Integer.toUnsignedLong(x.size) > sec.size() || sec.size() > 0xffffffffL) {
-                    return Plan.none("in section " + sec.name() + ", the variable at offset " + x.offset + " (" + x.size
+                    return Plan.none("in section " + io.btfkit.core.Printable.name(sec.name()) + ", the variable at offset " + x.offset + " (" + x.size
                             + " bytes) overlaps another or runs past the section's " + sec.size() + " bytes");
                 }
                 end = x.offset + Integer.toUnsignedLong(x.size);
@@ -136,7 +136,7 @@ final class DatasecLayout {
             if (target != null) {
                 replace.put(target, words);
             } else if (add.put(sec.name(), words) != null) {
-                return Plan.none("the object has two sections named " + sec.name());
+                return Plan.none("the object has two sections named " + io.btfkit.core.Printable.name(sec.name()));
             }
         }
         List<Integer> remove = new ArrayList<>();

@@ -100,7 +100,7 @@ public final class ObjectSymbols {
                 offset = value - sections.get(shndx).addr();
             }
             if (shndx != ElfConstants.SHN_UNDEF && shndx < ElfConstants.SHN_LORESERVE && shndx >= sections.size()) {
-                throw new BtfFormatException(symtab.describe() + ": symbol " + i + " '" + name + "' is in section " + shndx
+                throw new BtfFormatException(symtab.describe() + ": symbol " + i + " '" + io.btfkit.core.Printable.name(name) + "' is in section " + shndx
                         + ", but there are " + sections.size());
             }
             byName.computeIfAbsent(name, k -> new ArrayList<>(1)).add(new Symbol(name, info >>> 4, info & 0xf, shndx, offset, size));

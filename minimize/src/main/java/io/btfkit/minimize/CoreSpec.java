@@ -121,7 +121,7 @@ public final class CoreSpec {
     public String describe() {
         StringBuilder sb = new StringBuilder(TypeOps.describe(btf, rootTypeId));
         if (kind.isEnumValueBased() && length > 0) {
-            sb.append("::").append(accessors[0].name());
+            sb.append("::").append(io.btfkit.core.Printable.name(accessors[0].name()));
         } else if (kind.isFieldBased()) {
             for (int i = 0; i < length; i++) {
                 Accessor a = accessors[i];
@@ -132,7 +132,7 @@ public final class CoreSpec {
                 } else if (a.isArrayStep()) {
                     sb.append('[').append(a.index()).append(']');
                 } else {
-                    sb.append('.').append(a.name());
+                    sb.append('.').append(io.btfkit.core.Printable.name(a.name()));
                 }
             }
         }

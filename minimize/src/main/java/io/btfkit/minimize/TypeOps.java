@@ -136,12 +136,13 @@ final class TypeOps {
         return btf.kindFlag(id) ? v : Integer.toUnsignedLong(v);
     }
 
-    /** "struct task_struct", "int", "typedef u32", "struct (anon)". */
+    /** "struct task_struct", "int", "typedef u32", "struct (anon)"; a long name cut as messages cut it. */
     static String describe(Btf btf, int id) {
         if (id == 0) {
             return "void";
         }
-        String name = nameOrEmpty(btf, id);
+        String name = btf.strings().forMessage(btf.nameOff(id));
+        name = name == null ? "" : name;
         int k = btf.kind(id);
         if ((k == Kind.INT || k == Kind.FLOAT) && !name.isEmpty()) {
             return name;

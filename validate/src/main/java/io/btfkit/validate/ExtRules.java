@@ -28,7 +28,7 @@ final class ExtRules {
     private static void check(Btf btf, BtfExtInfo.Kind k, BtfExtInfo info, Findings out) {
         for (int s = 0; s < info.sectionCount() && !out.done(); s++) {
             int secName = info.sectionNameOff(s);
-            String sec = btf.strings().isValid(secName) ? btf.string(secName) : "#" + s;
+            String sec = btf.strings().isValid(secName) ? btf.strings().forMessage(secName) : "#" + s;
             if (!btf.strings().isValid(secName)) {
                 out.add(-1, Rule.EXT_STRING, k.label() + " section " + s + ": name offset "
                         + Integer.toUnsignedString(secName) + " is not a string");

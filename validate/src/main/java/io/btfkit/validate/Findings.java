@@ -46,8 +46,9 @@ final class Findings {
         return true;
     }
 
+    /** The type's name as findings quote it (cut past {@link io.btfkit.core.Printable#MAX_NAME} bytes). */
     private String nameOf(int id) {
-        String n = types.btf.strings().get(types.nameOff(id));
+        String n = types.btf.strings().forMessage(types.nameOff(id));
         return n == null ? "(invalid name offset " + Integer.toUnsignedString(types.nameOff(id)) + ")" : n;
     }
 
@@ -66,13 +67,13 @@ final class Findings {
         if (!types.exists(id)) {
             return "[" + Integer.toUnsignedString(id) + "] (no such type)";
         }
-        String n = types.btf.strings().get(types.nameOff(id));
+        String n = types.btf.strings().forMessage(types.nameOff(id));
         return "[" + id + "] " + Kind.name(types.kind(id)) + " '" + (n == null || n.isEmpty() ? "(anon)" : n) + "'";
     }
 
-    /** The string at {@code off} for details ("" if invalid). */
+    /** The string at {@code off} for details ("" if invalid; cut as names are). */
     String string(int off) {
-        String s = types.btf.strings().get(off);
+        String s = types.btf.strings().forMessage(off);
         return s == null ? "" : s;
     }
 }

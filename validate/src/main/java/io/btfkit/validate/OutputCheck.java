@@ -307,7 +307,8 @@ public final class OutputCheck {
                 return null;
             }
             int x = cur.iterator().nextInt();
-            return new Finding(x, btf.kind(x), btf.name(x), Rule.LOOP.id(), "reference cycle through [" + x + "] "
+            String name = btf.strings().forMessage(btf.nameOff(x));
+            return new Finding(x, btf.kind(x), name, Rule.LOOP.id(), "reference cycle through [" + x + "] "
                     + io.btfkit.core.Kind.name(btf.kind(x)) + " (which the input's order of types hid from the kernel's walk)");
         }
 

@@ -64,7 +64,7 @@ public final class ElfFile {
 
         /** "section header 7 (.BTF)", for messages. */
         public String describe() {
-            return "section header " + index + (name.isEmpty() ? "" : " (" + name + ")");
+            return "section header " + index + (name.isEmpty() ? "" : " (" + io.btfkit.core.Printable.name(name) + ")");
         }
     }
 

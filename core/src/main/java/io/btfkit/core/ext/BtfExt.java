@@ -115,7 +115,7 @@ public final class BtfExt {
             }
             BtfExtInfo info = info(kind);
             int secName = info.sectionNameOff(section);
-            String sec = btf.strings().isValid(secName) ? "section '" + btf.strings().latin1(secName) + "'"
+            String sec = btf.strings().isValid(secName) ? "section '" + btf.strings().forMessage(secName, java.nio.charset.StandardCharsets.ISO_8859_1) + "'"
                     : "section block " + section;
             String where = ".BTF.ext " + kind.label() + (record < 0 ? " " + sec + " name" : " record " + record + " (" + sec + ")");
             throw new BtfFormatException(where + ": " + (field.isTypeId()

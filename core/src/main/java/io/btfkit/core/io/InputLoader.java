@@ -84,7 +84,7 @@ public final class InputLoader {
             TarArchive.Extracted member = TarArchive.onlyMember(data, compression == null ? "tar archive"
                     : compression.label() + " data (a tar archive)");
             data = member.bytes();
-            InputHead.check(data, Math.min(data.length, InputHead.LENGTH), cap, "tar member '" + member.name() + "'");
+            InputHead.check(data, Math.min(data.length, InputHead.LENGTH), cap, "tar member '" + io.btfkit.core.Printable.name(member.name()) + "'");
         }
         if (BzImage.accepts(data)) {
             data = BzImage.vmlinux(data, cap);
