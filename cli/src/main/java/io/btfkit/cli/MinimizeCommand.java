@@ -1,6 +1,7 @@
 package io.btfkit.cli;
 
 import io.btfkit.core.Btf;
+import io.btfkit.core.io.Decompressor;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -123,23 +124,27 @@ final class MinimizeCommand implements Callable<Integer> {
     }
 
     /**
-     * Whether {@code file} is a BPF object: an uncompressed ELF file whose {@code e_machine} is
-     * EM_BPF (read from its first 20 bytes). Anything else, standard input and a file that
+     * Whether {@code file} is a BPF object: an ELF file whose {@code e_machine} is EM_BPF (read
+     * from its first 20 bytes), once unwrapped when it is compressed (xz, zstd, gzip: only those
+     * bytes are decompressed), as the object loader reads it — a compressed object taken for a
+     * target made a wrong minimal BTF with exit 0. Anything else, standard input and a file that
      * cannot be read included, is a target (its load reports what is wrong).
      */
     static boolean isBpfObject(Path file) {
         if (Inputs.isStdin(file)) {
             return false;
         }
-        byte[] h = new byte[20];
-        try (InputStream in = Files.newInputStream(file)) {
-            if (in.readNBytes(h, 0, h.length) != h.length) {
-                return false;
-            }
+        byte[] h;
+        try (InputStream in = new java.io.BufferedInputStream(Files.newInputStream(file))) {
+            in.mark(8);
+            byte[] magic = in.readNBytes(8);
+            in.reset();
+            Decompressor.Format f = Decompressor.detect(magic);
+            h = f == null ? in.readNBytes(20) : Decompressor.head(in, f, 20);
         } catch (IOException | RuntimeException e) {
             return false;
         }
-        if (h[0] != 0x7f || h[1] != 'E' || h[2] != 'L' || h[3] != 'F') {
+        if (h == null || h.length != 20 || h[0] != 0x7f || h[1] != 'E' || h[2] != 'L' || h[3] != 'F') {
             return false;
         }
         int machine = h[5] == 2 ? (h[18] & 0xff) << 8 | (h[19] & 0xff) : (h[19] & 0xff) << 8 | (h[18] & 0xff);

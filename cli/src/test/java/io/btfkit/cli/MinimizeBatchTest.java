@@ -71,6 +71,38 @@ class MinimizeBatchTest {
     }
 
     /**
+     * Issue 23: a compressed BPF object is an object, as single mode reads it: inputs are told
+     * apart after unwrapping compression (it was taken for a target: D/kernel.btf lacked the
+     * types task_trace needs, a bogus D/task_trace.bpf.btf was written, exit 0). xz, zstd and
+     * gzip; a compressed tar or kernel BTF stays a target.
+     */
+    @Test
+    void compressedObjectsAreObjects() throws Exception {
+        Path kernel = TestData.golden("vmlinux-6.1.0-47.btf");
+        Path single = tmp.resolve("single.btf");
+        assertEquals(0, run(List.of("minimize", kernel, "-o", single, TASK_TRACE, NET_STATS)).exit);
+        Path xzObject = xz(TASK_TRACE, "task_trace.bpf.o.xz");
+        Path gzObject = tmp.resolve("task_trace.bpf.o.gz");
+        try (OutputStream os = new java.util.zip.GZIPOutputStream(Files.newOutputStream(gzObject))) {
+            os.write(TestData.bytes(TASK_TRACE));
+        }
+        Path zstObject = tmp.resolve("task_trace.bpf.o.zst");
+        Files.write(zstObject, com.github.luben.zstd.Zstd.compress(TestData.bytes(TASK_TRACE)));
+        Path xzKernel = xz(kernel, "vmlinux-6.1.0-47.btf.xz");
+        for (Path object : List.of(xzObject, gzObject, zstObject)) {
+            for (Path k : List.of(kernel, xzKernel)) {
+                Path d = tmp.resolve("out-" + object.getFileName() + "-" + k.getFileName());
+                Cli c = run(List.of("minimize", "-q", "--out-dir", d, k, object, NET_STATS));
+                assertEquals(0, c.exit, c.toString());
+                try (var files = Files.list(d)) {
+                    assertEquals(List.of("vmlinux-6.1.0-47.btf"), files.map(p -> p.getFileName().toString()).toList(), object.toString());
+                }
+                assertArrayEquals(TestData.bytes(single), TestData.bytes(d.resolve("vmlinux-6.1.0-47.btf")), object + " " + k);
+            }
+        }
+    }
+
+    /**
      * Modules of one kernel in one run, --base for all: each pair (D/STEM.split.btf,
      * D/STEM.base.btf) and each --standalone output is the single command's; a target that is
      * not split fails on its own in a pair run, and the others are written.
@@ -253,7 +285,8 @@ class MinimizeBatchTest {
         assertTrue(MinimizeCommand.isBpfObject(TASK_TRACE));
         assertTrue(MinimizeCommand.isBpfObject(TestData.sample("bpf/task_trace.bpfeb.o")), "big-endian");
         assertFalse(MinimizeCommand.isBpfObject(TestData.vmlinux618()));
-        assertFalse(MinimizeCommand.isBpfObject(xz(TASK_TRACE, "prog.o.xz")), "compressed: a target");
+        assertTrue(MinimizeCommand.isBpfObject(xz(TASK_TRACE, "prog.o.xz")), "compressed: an object, once unwrapped");
+        assertFalse(MinimizeCommand.isBpfObject(xz(TestData.vmlinux618(), "vmlinux.btf.xz")), "a compressed kernel BTF");
         assertFalse(MinimizeCommand.isBpfObject(tmp.resolve("missing")));
         assertFalse(MinimizeCommand.isBpfObject(Path.of("-")));
         Path x86 = tmp.resolve("x86.o");

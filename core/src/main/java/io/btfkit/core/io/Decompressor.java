@@ -80,6 +80,31 @@ public final class Decompressor {
         return null;
     }
 
+    /**
+     * The first {@code n} bytes {@code in} decompresses to as format {@code f} (fewer when it
+     * ends sooner), reading only as much of {@code in} as that takes: to tell what a compressed
+     * file holds without decompressing it all. Null when it cannot say (damaged data, a
+     * dictionary or window past the input cap, an LZ4 stream).
+     */
+    public static byte[] head(InputStream in, Format f, int n) {
+        long cap = InputLimits.maxBytes();
+        try {
+            InputStream d = switch (f) {
+                case XZ -> new org.tukaani.xz.XZInputStream(in, (int) Math.min(Integer.MAX_VALUE, (cap >> 10) + 1024));
+                case ZSTD -> {
+                    ZstdInputStreamNoFinalizer z = new ZstdInputStreamNoFinalizer(in);
+                    z.setLongMax(Math.max(Zstd.windowLogMin(), Math.min(Zstd.windowLogMax(), 63 - Long.numberOfLeadingZeros(cap))));
+                    yield z;
+                }
+                case GZIP -> new java.util.zip.GZIPInputStream(in);
+                case LZ4 -> null;
+            };
+            return d == null ? null : d.readNBytes(n);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
     /** The output limit for {@code compressed} bytes under {@code cap}. */
     public static long limit(long compressed, long cap) {
         return Math.min(cap, Math.max(RATIO_FLOOR, MAX_RATIO * compressed));
