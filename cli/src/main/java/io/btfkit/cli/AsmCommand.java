@@ -41,7 +41,7 @@ final class AsmCommand implements Callable<Integer> {
         } catch (BtfException e) {
             throw new FileException(input, e);
         }
-        Outputs.write(output, out.encode(btf), List.of(input), false);
+        Outputs.write(output, out.encode(btf, input), List.of(input), false);
         return ExitCodes.OK;
     }
 }

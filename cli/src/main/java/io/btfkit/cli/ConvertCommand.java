@@ -112,7 +112,7 @@ final class ConvertCommand implements Callable<Integer> {
             bytes = units.size() == 1 ? ElfOutput.replace(in, out, units.get(0), in.ext(), in.distilledBase())
                     : replaceBtfSection(in, concatenate(units));
         } else {
-            bytes = units.size() == 1 ? out.encode(units.get(0)) : concatenate(units);
+            bytes = units.size() == 1 ? out.encode(units.get(0), input) : concatenate(units);
         }
         Outputs.write(target, bytes, List.of(input), inPlace);
     }

@@ -101,7 +101,7 @@ final class DedupCommand implements Callable<Integer> {
             throw new FileException(in, e);
         }
         byte[] bytes = out.format == OutputOptions.Format.elf ? ElfOutput.replace(li, out, r.btf(), r.ext(), li.distilledBase())
-                : out.encode(r.btf());
+                : out.encode(r.btf(), in);
         // the output and the map land together or not at all
         try (Outputs.Transaction t = new Outputs.Transaction()) {
             t.add(target, bytes);

@@ -109,7 +109,7 @@ final class LinkCommand implements Callable<Integer> {
         }
         // the output and the map land together or not at all
         try (Outputs.Transaction t = new Outputs.Transaction()) {
-            t.add(output, out.encode(r.btf()));
+            t.add(output, out.encode(r.btf(), output));
             if (mapFile != null) {
                 t.add(mapFile, mapBody(units, r));
             }

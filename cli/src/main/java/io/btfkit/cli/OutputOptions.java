@@ -90,6 +90,18 @@ final class OutputOptions {
         err.flush();
     }
 
+    /**
+     * {@link #encode(Btf)} for a BTF read from (or made from) {@code file}, which a failure names:
+     * a type of a kind only the input's layout section describes cannot take a classic header.
+     */
+    byte[] encode(Btf btf, java.nio.file.Path file) {
+        try {
+            return encode(btf);
+        } catch (io.btfkit.core.BtfFormatException e) {
+            throw new FileException(file, e);
+        }
+    }
+
     /** Raw BTF or text bytes for {@code btf}. */
     byte[] encode(Btf btf) {
         if (format == Format.text) {

@@ -74,7 +74,7 @@ final class PermuteCommand implements Callable<Integer> {
             throw new FileException(input, e);
         }
         byte[] bytes = out.format == OutputOptions.Format.elf ? ElfOutput.replace(li, out, result, ext, li.distilledBase())
-                : out.encode(result);
+                : out.encode(result, input);
         Outputs.write(output, bytes, List.of(input), false);
         return ExitCodes.OK;
     }

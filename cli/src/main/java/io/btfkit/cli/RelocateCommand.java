@@ -112,7 +112,7 @@ final class RelocateCommand implements Callable<Integer> {
                     "has a .BTF.ext, whose type ids relocation would renumber; not supported for ELF output"));
         }
         byte[] bytes = out.format == OutputOptions.Format.elf ? ElfOutput.replace(li, out, result, null, null)
-                : out.encode(result);
+                : out.encode(result, in);
         Outputs.write(target, bytes, List.of(in), false);
     }
 

@@ -212,9 +212,13 @@ public final class Btf {
             return new RawFormat(order, 24, headerFlags, null);
         }
 
-        /** 32-byte header with btfkit's layout table for all known kinds. */
+        /**
+         * 32-byte header with a layout section: the one the BTF was read with (its entries for kinds
+         * btfkit does not know are what lets a reader skip such types), else btfkit's table for
+         * all known kinds.
+         */
         public RawFormat withLayout() {
-            return new RawFormat(order, Math.max(32, headerLength), headerFlags, LayoutTable.standard());
+            return new RawFormat(order, Math.max(32, headerLength), headerFlags, layout != null ? layout : LayoutTable.standard());
         }
     }
 }

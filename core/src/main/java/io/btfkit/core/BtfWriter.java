@@ -17,9 +17,16 @@ public final class BtfWriter {
         return write(btf, btf.format());
     }
 
+    /**
+     * Raw BTF in {@code format}.
+     *
+     * @throws BtfFormatException when a type is of a kind btfkit does not know and the format's
+     *         layout section does not describe (a classic header, say): no reader could skip it
+     */
     public static byte[] write(Btf btf, Btf.RawFormat format) {
         int hdrLen = format.headerLength();
         LayoutTable layout = format.layout();
+        describable(btf, layout);
         int typeLen = btf.typeSectionBytes();
         int layoutLen = layout == null ? 0 : layout.byteLength();
         byte[] strs = btf.strings().bytes();
@@ -54,5 +61,17 @@ public final class BtfWriter {
         }
         System.arraycopy(strs, 0, out, hdrLen + typeLen + layoutLen, strs.length);
         return out;
+    }
+
+    /** Refuses a type of a kind neither btfkit nor {@code layout} describes (issue 23: it was written, unreadable). */
+    private static void describable(Btf btf, LayoutTable layout) {
+        for (int id = btf.firstId(), end = btf.firstId() + btf.ownTypeCount(); id < end; id++) {
+            int kind = btf.kind(id);
+            if (!Kind.isKnown(kind) && (layout == null || !layout.covers(kind))) {
+                throw new BtfFormatException("type [" + id + "] is of kind " + kind + ", which only a layout section describes;"
+                        + (layout == null ? " a classic header has none (keep the layout header: --header layout)"
+                        : " the one to write has " + layout.size() + " entries"));
+            }
+        }
     }
 }
