@@ -5,7 +5,6 @@ import io.btfkit.core.io.FileBytes;
 import io.btfkit.core.io.IoErrors;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -427,11 +426,7 @@ final class Outputs {
             Path file = s.target.path;
             try {
                 if (s.inPlace) {
-                    try (InputStream in = Files.newInputStream(s.tmp);
-                            OutputStream os = FileBytes.chunked(Files.newOutputStream(file,
-                                    StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING))) {
-                        in.transferTo(os);
-                    }
+                    InPlaceCopy.copy(s.tmp, file, s.out);
                     discard(s.tmp);
                     return;
                 }
