@@ -157,6 +157,14 @@ def ambiguous(n=1000):
     return b.bytes()
 
 
+def pointer_split(to=1):
+    """Split BTF (on any base) of one PTR to base type {@code to}: the input relocate maps."""
+    types = struct.pack("<III", 0, KIND["PTR"] << 24, to)
+    strings = b""
+    hdr = struct.pack("<HBBIIIII", 0xEB9F, 1, 0, 24, 0, len(types), len(types), len(strings))
+    return hdr + types + strings
+
+
 def unknown_kind():
     """32-byte header, a layout section of 21 kinds (kind 20: info 0, elem 0), one type of kind 20."""
     # (info_sz, elem_sz) of kinds 0..19 as the uapi header defines them, then kind 20: 0, 0

@@ -7,14 +7,21 @@ Each run is a whole `btfkit` process under a 20 s limit. A run is a finding when
   - prints an error that is not one line starting with "btfkit: ",
   - exits 0 without writing the output it was asked for, or
   - changes its input file.
-Usage: corpus/scripts/mutation-round.py [--runs N] [--seed S] [--jobs J] [--out DIR] [--commands a,b]
+Usage: corpus/scripts/mutation-round.py [--runs N] [--shapes N] [--seed S] [--jobs J] [--out DIR] [--commands a,b]
+--shapes N adds N runs on hostile shapes (hostile_shapes.py, issue 23) drawn with random sizes,
+half of them then mutated: nested anonymous members and prototype fan-outs through core-check and
+minimize, shared anonymous subtrees and prototype spellings through diff, blob floods and huge
+names (xz, gzip, zstd) through every reader, ambiguous distilled bases through relocate. For
+these a run is also a finding when it prints a line over 64 KiB or more than 64 MB in all.
 Findings are copied to DIR/findings/ with the command line; a summary is printed (and is what
 docs/FUZZING.md records).
 """
 import argparse
 import collections
 import concurrent.futures
+import gzip
 import hashlib
+import lzma
 import os
 import random
 import shutil
@@ -25,6 +32,9 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hostile_shapes  # noqa: E402  (beside this script)
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SHARED = os.path.abspath(os.path.join(ROOT, "..", "shared"))
 GOLDEN = os.path.join(SHARED, "golden")
@@ -32,6 +42,8 @@ BASE = os.path.join(GOLDEN, "vmlinux-6.1.0-56.btf")
 OTHER_BASE = os.path.join(GOLDEN, "vmlinux-6.1.0-47.btf")
 TIME_LIMIT = 20
 RSS_LIMIT_KB = 1024 * 1024
+LINE_LIMIT = 64 << 10
+OUTPUT_LIMIT = 64 << 20
 
 INTERESTING32 = [0, 1, 0x7F, 0x80, 0xFF, 0x100, 0xFFFF, 0x10000, 0x7FFFFFFF, 0x80000000,
                  0xFFFFFFFF, 0xFFFFFFFE, 0x00FFFFFF]
@@ -227,21 +239,175 @@ def commands(kind, f, tmp):
     return cmds
 
 
+def compress(data, rng):
+    """The data as is, or xz / gzip / zstd (zstd only when the tool is there): (suffix, bytes)."""
+    choice = rng.randrange(4)
+    if choice == 1:
+        return ".xz", lzma.compress(data, preset=6)
+    if choice == 2:
+        return ".gz", gzip.compress(data, 6)
+    if choice == 3 and shutil.which("zstd"):
+        return ".zst", subprocess.run(["zstd", "-q", "-c", "-19"], input=data, stdout=subprocess.PIPE, check=True).stdout
+    return "", data
+
+
+_FAN_PROGRAMS = {}
+
+
+def fan_program(levels, params, matches):
+    """A BPF object with one type_exists (or, patched, type_matches) relocation of a prototype
+    fan-out fLEVELS_t (each level PARAMS parameters of the previous one), built once with clang;
+    None without clang."""
+    key = (levels, params, matches)
+    if key in _FAN_PROGRAMS:
+        return _FAN_PROGRAMS[key]
+    clang = shutil.which("clang")
+    path = None
+    if clang:
+        d = os.path.join(tempfile.gettempdir(), "btfkit-mutation-fan")
+        os.makedirs(d, exist_ok=True)
+        src = os.path.join(d, "fan-%d-%d.c" % (levels, params))
+        lines = ['#include "bpf_defs.h"', "typedef int f0_t;"]
+        for k in range(1, levels + 1):
+            lines.append("typedef void (*f%d_t)(%s);" % (k, ", ".join(["f%d_t" % (k - 1)] * params)))
+        lines.append('__u64 out[1];\nchar LICENSE[] SEC("license") = "GPL";\nSEC("kprobe/do_exit")\nint prog(void *ctx)\n{')
+        lines.append("\tout[0] = __builtin_preserve_type_info(*(f%d_t *)0, 0);\n\treturn 0;\n}" % levels)
+        with open(src, "w") as fh:
+            fh.write("\n".join(lines) + "\n")
+        obj = src[:-2] + ".bpf.o"
+        r = subprocess.run([clang, "-target", "bpf", "-g", "-O2", "-I", os.path.join(ROOT, "corpus", "samples", "bpf"),
+                            "-c", src, "-o", obj], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if r.returncode == 0:
+            path = obj
+            if matches:
+                path = with_type_matches(obj)
+    _FAN_PROGRAMS[key] = path
+    return path
+
+
+def with_type_matches(obj):
+    """The object with its CO-RE records' type_exists (8) turned into type_matches (12), which
+    clang 14 cannot write: the kind word of each record in .BTF.ext's core_relo part."""
+    b = bytearray(open(obj, "rb").read())
+    shoff = int.from_bytes(b[0x28:0x30], "little")
+    shentsize, shnum, shstrndx = (int.from_bytes(b[o:o + 2], "little") for o in (0x3a, 0x3c, 0x3e))
+    def sh(i):
+        at = shoff + i * shentsize
+        return int.from_bytes(b[at:at + 4], "little"), int.from_bytes(b[at + 0x18:at + 0x20], "little")
+    names = sh(shstrndx)[1]
+    for i in range(shnum):
+        name_off, off = sh(i)
+        if b[names + name_off:names + name_off + 9] != b".BTF.ext\0":
+            continue
+        hdr_len = int.from_bytes(b[off + 4:off + 8], "little")
+        core_off = int.from_bytes(b[off + 24:off + 28], "little")
+        core_len = int.from_bytes(b[off + 28:off + 32], "little")
+        p = off + hdr_len + core_off
+        end = p + core_len
+        rec = int.from_bytes(b[p:p + 4], "little")
+        p += 4
+        while p + 8 <= end:
+            n = int.from_bytes(b[p + 4:p + 8], "little")
+            p += 8
+            for _ in range(n):
+                if int.from_bytes(b[p + 12:p + 16], "little") == 8:
+                    b[p + 12] = 12
+                p += rec
+    out = obj[:-len(".bpf.o")] + "-m.bpf.o"
+    with open(out, "wb") as fh:
+        fh.write(bytes(b))
+    return out
+
+
+def shape_job(rng):
+    """(shape name, {file name: bytes}, argv) of one hostile-shape run; {t} in argv is the run's directory."""
+    prog = os.path.join(ROOT, "corpus", "samples", "bpf", "core_reads.bpf.o")
+    pick = rng.randrange(8)
+    if pick == 0:
+        data = hostile_shapes.nested_anon(levels=rng.randint(4, 40), width=rng.randint(2, 8),
+                                          leaf=rng.choice([None, "pid", "comm"]))
+        cmd = rng.choice([["core-check", prog, "--btf", "{t}/t.btf"], ["minimize", "{t}/t.btf", "-o", "{t}/out", prog],
+                          ["minimize", "-q", "--out-dir", "{t}/d", "{t}/t.btf", prog], ["diff", "{t}/t.btf", "{t}/t.btf"]])
+        return "nested-anon", {"t.btf": data}, cmd
+    if pick == 1:
+        levels, params = rng.randint(4, 40), rng.randint(1, 6)
+        data = hostile_shapes.proto_fanout(levels, params)
+        obj = fan_program(min(levels, 34), params, rng.random() < 0.5)
+        cmds = [["dump", "{t}/t.btf", "--format", "c", "-o", "{t}/out"], ["validate", "{t}/t.btf"],
+                ["dedup", "{t}/t.btf", "-o", "{t}/out"]]
+        if obj:
+            cmds += [["core-check", obj, "--btf", obj], ["minimize", obj, "-o", "{t}/out", obj],
+                     ["core-check", obj, "--btf", "{t}/t.btf"]]
+        return "proto-fanout", {"t.btf": data}, rng.choice(cmds)
+    if pick == 2:
+        n, levels, width = rng.randint(10, 3000), rng.randint(2, 4), rng.choice([4, 8, 16])
+        variant = rng.randrange(3)
+        a = hostile_shapes.diff_shared(n, levels=levels, width=width, extra="x" if variant == 2 else None)
+        b = hostile_shapes.diff_shared(n, grow=variant == 0, levels=levels, width=width, leaf_at=8 if variant == 1 else 0,
+                                       extra="y" if variant == 2 else None)
+        return "diff-shared", {"a.btf": a, "b.btf": b}, ["diff", "{t}/a.btf", "{t}/b.btf"] + rng.choice([[], ["--json"]])
+    if pick == 3:
+        levels, params = rng.randint(8, 40), rng.randint(1, 4)
+        return "spell", {"a.btf": hostile_shapes.spell(levels, params, 0), "b.btf": hostile_shapes.spell(levels, params, 1)}, \
+            rng.choice([["diff", "{t}/a.btf", "{t}/b.btf"], ["dump", "{t}/a.btf", "--format", "c", "-o", "{t}/out"]])
+    if pick == 4:
+        data = hostile_shapes.blob_flood(rng.choice([rng.randint(1, 70000), rng.randint(60000, 2700000)]))
+        if rng.random() < 0.3:
+            real = open(os.path.join(ROOT, "corpus", "samples", "gcc", "job.o"), "rb").read()
+            span = btf_types(real)
+            if span:
+                at = real.find(b"\x9f\xeb\x01")
+                blob_len = int.from_bytes(real[at + 4:at + 8], "little") + int.from_bytes(real[at + 16:at + 20], "little") \
+                    + int.from_bytes(real[at + 20:at + 24], "little")
+                data = real[at:at + blob_len] + data
+        suffix, data = compress(data, rng)
+        f = "{t}/flood.btf" + suffix
+        return "blob-flood", {"flood.btf" + suffix: data}, rng.choice(
+            [["validate", f], ["stats", f], ["link", f, "-o", "{t}/out"], ["dedup", f, "-o", "{t}/out"],
+             ["convert", f, "-o", "{t}/out"], ["dump", f, "-o", "{t}/out"]])
+    if pick == 5:
+        suffix, data = compress(hostile_shapes.huge_name(rng.choice([300, 5000, 1 << 20, 8 << 20])), rng)
+        f = "{t}/h.btf" + suffix
+        return "huge-name", {"h.btf" + suffix: data}, rng.choice(
+            [["validate", f], ["dedup", f, "-o", "{t}/out"], ["link", f, "-o", "{t}/out"], ["convert", f, "-o", "{t}/out"],
+             ["permute", f, "--sort", "name", "-o", "{t}/out"], ["core-check", prog, "--btf", f], ["stats", f],
+             ["diff", f, f], ["dump", f, "--format", "c", "--root", "1", "-o", "{t}/out"]])
+    if pick == 6:
+        n = rng.randint(100, 60000)
+        dist = hostile_shapes.ambiguous(n)
+        new = hostile_shapes.ambiguous(rng.choice([n, rng.randint(2, 60000)]))
+        split = hostile_shapes.pointer_split(1)
+        return "ambiguous", {"d.base.btf": dist, "n.btf": new, "d.split.btf": split}, \
+            ["relocate", "{t}/d.split.btf", "--dist-base", "{t}/d.base.btf", "--base", "{t}/n.btf", "-o", "{t}/out"]
+    return "unknown-kind", {"u.btf": hostile_shapes.unknown_kind()}, rng.choice(
+        [["convert", "{t}/u.btf", "--header", rng.choice(["classic", "layout"]), "-o", "{t}/out"],
+         ["dedup", "{t}/u.btf", "-o", "{t}/out"], ["validate", "{t}/u.btf"], ["dump", "{t}/u.btf", "--format", "c"]])
+
+
 def run_one(job):
     i, kind, seed_path, data, cmd_index, outdir = job
     tmp = tempfile.mkdtemp(prefix="mut-", dir=outdir)
     try:
-        f = os.path.join(tmp, "in" + os.path.splitext(seed_path)[1])
-        with open(f, "wb") as fh:
-            fh.write(data)
-        if kind == "distsplit":
-            shutil.copy(seed_path.rsplit(".", 1)[0] + ".base", os.path.join(tmp, "in.base"))
-        cmd = commands(kind, f, tmp)[cmd_index]
+        if kind == "shape":
+            # seed_path: the shape's name; data: its files; cmd_index: its command line
+            for name, b in data.items():
+                with open(os.path.join(tmp, name), "wb") as fh:
+                    fh.write(b)
+            f = os.path.join(tmp, sorted(data)[0])
+            cmd = [c.replace("{t}", tmp) for c in cmd_index]
+        else:
+            f = os.path.join(tmp, "in" + os.path.splitext(seed_path)[1])
+            with open(f, "wb") as fh:
+                fh.write(data)
+            if kind == "distsplit":
+                shutil.copy(seed_path.rsplit(".", 1)[0] + ".base", os.path.join(tmp, "in.base"))
+            cmd = commands(kind, f, tmp)[cmd_index]
         argv = [os.path.join(ROOT, "btfkit")] + cmd
         t0 = time.monotonic()
         errf = os.path.join(tmp, "stderr")
-        with open(errf, "wb") as eh:
-            p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=eh, start_new_session=True)
+        outf = os.path.join(tmp, "stdout")
+        with open(errf, "wb") as eh, open(outf, "wb") as oh:
+            p = subprocess.Popen(argv, stdout=oh, stderr=eh, start_new_session=True)
         killer = threading.Timer(TIME_LIMIT, lambda: os.killpg(p.pid, signal.SIGKILL))
         killer.start()
         # wait4: the child's own rusage (ru_maxrss in KB; the launcher execs java, same process)
@@ -253,16 +419,24 @@ def run_one(job):
         with open(errf, "rb") as eh:
             err = eh.read()
         os.remove(errf)
+        out_bytes = os.path.getsize(outf)
+        with open(outf, "rb") as oh:
+            out_longest = longest_line(oh)
+        os.remove(outf)
         elapsed = time.monotonic() - t0
         err = err.decode("utf-8", "replace")
-        verdict = classify(p.returncode, err, timed_out, rss, cmd, f, data, tmp)
+        if kind == "shape":
+            verdict = classify_shape(p.returncode, err, timed_out, rss, cmd, data, tmp, out_bytes, out_longest)
+        else:
+            verdict = classify(p.returncode, err, timed_out, rss, cmd, f, data, tmp)
         if verdict != "ok":
             dst = os.path.join(outdir, "findings", "%05d-%s" % (i, verdict))
             os.makedirs(dst, exist_ok=True)
-            shutil.copy(f, dst)
+            for name in (data if kind == "shape" else [os.path.basename(f)]):
+                shutil.copy(os.path.join(tmp, name), dst)
             with open(os.path.join(dst, "cmd.txt"), "w") as fh:
                 fh.write(" ".join(cmd) + "\nseed " + seed_path + "\nexit %s\n" % p.returncode + err[-4000:])
-        return verdict, p.returncode, elapsed, rss, cmd[0]
+        return verdict, p.returncode, elapsed, rss, (seed_path + " " if kind == "shape" else "") + cmd[0]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -293,9 +467,39 @@ def classify(rc, err, timed_out, rss, cmd, f, data, tmp):
     return "ok"
 
 
+def longest_line(fh):
+    """The longest line of a file, read in chunks."""
+    longest = cur = 0
+    while True:
+        chunk = fh.read(1 << 20)
+        if not chunk:
+            return max(longest, cur)
+        parts = chunk.split(b"\n")
+        cur += len(parts[0])
+        for part in parts[1:]:
+            longest = max(longest, cur)
+            cur = len(part)
+
+
+def classify_shape(rc, err, timed_out, rss, cmd, files, tmp, out_bytes, out_longest):
+    """classify() for a shape run, its several inputs checked, plus the output bounds."""
+    for name, b in files.items():
+        with open(os.path.join(tmp, name), "rb") as fh:
+            if fh.read() != b:
+                return "input-changed"
+    first = os.path.join(tmp, sorted(files)[0])
+    verdict = classify(rc, err, timed_out, rss, cmd, first, files[sorted(files)[0]], tmp)
+    if verdict != "ok":
+        return verdict
+    if out_bytes > OUTPUT_LIMIT or out_longest > LINE_LIMIT or any(len(l) > LINE_LIMIT for l in err.splitlines()):
+        return "flood"
+    return "ok"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=2000)
+    ap.add_argument("--shapes", type=int, default=0, help="runs on hostile shapes (issue 23), after the mutations")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", default=os.path.join(tempfile.gettempdir(), "btfkit-mutation-round"))
@@ -317,6 +521,17 @@ def main():
         if not wanted:
             continue
         jobs.append((i, kind, p, data, rng.choice(wanted), a.out))
+    for i in range(a.runs, a.runs + a.shapes):
+        name, files, cmd = shape_job(rng)
+        if rng.random() < 0.5:
+            # and mutated: the first file (a raw one: compressed ones would just fail to decompress)
+            k = sorted(files)[0]
+            if not k.endswith((".xz", ".gz", ".zst")):
+                files = dict(files)
+                files[k] = mutate(files[k], rng)
+        if only and cmd[0] not in only:
+            continue
+        jobs.append((i, "shape", name, files, cmd, a.out))
     counts = collections.Counter()
     per_cmd = collections.Counter()
     exits = collections.Counter()
@@ -331,7 +546,7 @@ def main():
             max_rss = max(max_rss, rss)
             max_time = max(max_time, elapsed)
             if n % 100 == 0:
-                print("%d/%d %s" % (n, a.runs, dict(counts)), file=sys.stderr, flush=True)
+                print("%d/%d %s" % (n, len(jobs), dict(counts)), file=sys.stderr, flush=True)
     print("runs: %d in %.0f s (seed %d)" % (len(jobs), time.monotonic() - t0, a.seed))
     print("verdicts: " + ", ".join("%s %d" % kv for kv in sorted(counts.items())))
     print("exit status: " + ", ".join("%s %d" % kv for kv in sorted(exits.items())))
