@@ -109,8 +109,9 @@ class HostileShapesTest {
         Path b = write("b.btf", shared(5000, 8));
         Cli c = run("diff", a, b, "--json");
         assertEquals(1, c.exit, c.toString());
-        assertEquals("btfkit: " + a + ": diff against " + b + ": the report would hold more than 524288 changes; nothing was"
-                + " printed\n", c.err);
+        assertTrue(c.err.matches("btfkit: " + java.util.regex.Pattern.quote(a.toString()) + ": diff against "
+                + java.util.regex.Pattern.quote(b.toString()) + ": the report would take more than 64 MiB \\([0-9]+ changes so far\\);"
+                + " nothing was printed\n"), c.err);
         assertEquals(0, c.out.length);
     }
 

@@ -511,17 +511,7 @@ class RelocatorTest {
      */
     @Test
     void sixtyThousandAmbiguousTypesListTheirCandidatesOnce() {
-        BtfBuilder d = new BtfBuilder();
-        BtfBuilder n = new BtfBuilder();
-        for (int k = 0; k < 60_000; k++) {
-            d.addStruct("s", 4);
-            n.addStruct("s", 4);
-        }
-        Btf dist = d.build();
-        BtfBuilder s = new BtfBuilder(dist);
-        s.addPtr(1);
-        RelocationException e = assertThrows(RelocationException.class, () -> Relocator.relocate(s.build(), n.build()));
-        assertEquals(60_000, e.problems().size());
+        RelocationException e = sixtyThousand(4);
         assertEquals("STRUCT 's' [60000] size=4: several candidates: new base has [1] STRUCT 's' size=4, [2] STRUCT 's'"
                 + " size=4, [3] STRUCT 's' size=4, [4] STRUCT 's' size=4 and 59996 more", e.problems().get(59_999).message());
         assertTrue(e.getMessage().endsWith("; and 59990 more"), e.getMessage().substring(e.getMessage().length() - 40));
@@ -531,18 +521,23 @@ class RelocatorTest {
     /** Unmatched, the same way: 60,000 structs of size 4 against 60,000 of size 8, searched and listed once. */
     @Test
     void sixtyThousandUnmatchedTypesListTheirCandidatesOnce() {
+        RelocationException e = sixtyThousand(8);
+        assertEquals(Problem.Reason.SIZE_DIFFERS, e.problems().get(0).reason());
+        assertTrue(e.problems().get(0).message().endsWith("and 59996 more"), e.problems().get(0).message());
+    }
+
+    /** A distilled base of 60,000 {@code STRUCT 's' size=4}, a split pointing at the first, a new base of 60,000 {@code s} of {@code newSize}. */
+    private static RelocationException sixtyThousand(int newSize) {
         BtfBuilder d = new BtfBuilder();
         BtfBuilder n = new BtfBuilder();
         for (int k = 0; k < 60_000; k++) {
             d.addStruct("s", 4);
-            n.addStruct("s", 8);
+            n.addStruct("s", newSize);
         }
-        Btf dist = d.build();
-        BtfBuilder s = new BtfBuilder(dist);
+        BtfBuilder s = new BtfBuilder(d.build());
         s.addPtr(1);
         RelocationException e = assertThrows(RelocationException.class, () -> Relocator.relocate(s.build(), n.build()));
         assertEquals(60_000, e.problems().size());
-        assertEquals(Problem.Reason.SIZE_DIFFERS, e.problems().get(0).reason());
-        assertTrue(e.problems().get(0).message().endsWith("and 59996 more"), e.problems().get(0).message());
+        return e;
     }
 }
