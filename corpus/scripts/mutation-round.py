@@ -13,8 +13,8 @@ half of them then mutated: nested anonymous members and prototype fan-outs throu
 minimize, shared anonymous subtrees and prototype spellings through diff, blob floods and huge
 names (xz, gzip, zstd) through every reader, ambiguous distilled bases through relocate. For
 these a run is also a finding when it prints a line over 64 KiB or more than 64 MB in all.
-Findings are copied to DIR/findings/ with the command line; a summary is printed (and is what
-docs/FUZZING.md records).
+Findings are copied to DIR/findings/ with the command line, every run is logged in DIR/runs.tsv
+(verdict, exit, seconds, MB, command); a summary is printed (and is what docs/FUZZING.md records).
 """
 import argparse
 import collections
@@ -252,9 +252,15 @@ def compress(data, rng):
 
 
 _FAN_PROGRAMS = {}
+_FAN_LOCK = threading.Lock()
 
 
 def fan_program(levels, params, matches):
+    with _FAN_LOCK:
+        return _fan_program(levels, params, matches)
+
+
+def _fan_program(levels, params, matches):
     """A BPF object with one type_exists (or, patched, type_matches) relocation of a prototype
     fan-out fLEVELS_t (each level PARAMS parameters of the previous one), built once with clang;
     None without clang."""
@@ -384,11 +390,29 @@ def shape_job(rng):
          ["dedup", "{t}/u.btf", "-o", "{t}/out"], ["validate", "{t}/u.btf"], ["dump", "{t}/u.btf", "--format", "c"]])
 
 
+def shape_files(seed):
+    """A shape run's (name, files, command line), drawn from its own seed (made in the worker, so
+    that the round's process stays small: a child forked from it counts its memory in its RSS)."""
+    rng = random.Random(seed)
+    name, files, cmd = shape_job(rng)
+    if rng.random() < 0.5:
+        # and mutated: the first file (a raw one: compressed ones would just fail to decompress)
+        k = sorted(files)[0]
+        if not k.endswith((".xz", ".gz", ".zst")):
+            files = dict(files)
+            files[k] = mutate(files[k], rng)
+    return name, files, cmd
+
+
+TIME = shutil.which("time") or ("/usr/bin/time" if os.path.exists("/usr/bin/time") else None)
+
+
 def run_one(job):
     i, kind, seed_path, data, cmd_index, outdir = job
     tmp = tempfile.mkdtemp(prefix="mut-", dir=outdir)
     try:
         if kind == "shape":
+            seed_path, data, cmd_index = shape_files(data)
             # seed_path: the shape's name; data: its files; cmd_index: its command line
             for name, b in data.items():
                 with open(os.path.join(tmp, name), "wb") as fh:
@@ -403,6 +427,10 @@ def run_one(job):
                 shutil.copy(seed_path.rsplit(".", 1)[0] + ".base", os.path.join(tmp, "in.base"))
             cmd = commands(kind, f, tmp)[cmd_index]
         argv = [os.path.join(ROOT, "btfkit")] + cmd
+        rssf = os.path.join(tmp, "rss")
+        if TIME:
+            # GNU time's own child: forked from a small process, so its peak RSS is btfkit's alone
+            argv = [TIME, "-f", "%M", "-o", rssf] + argv
         t0 = time.monotonic()
         errf = os.path.join(tmp, "stderr")
         outf = os.path.join(tmp, "stdout")
@@ -416,6 +444,13 @@ def run_one(job):
         timed_out = os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
         p.returncode = os.waitstatus_to_exitcode(status)
         rss = usage.ru_maxrss
+        if TIME:
+            try:
+                with open(rssf) as fh:
+                    rss = int(fh.read().split()[-1])
+                os.remove(rssf)
+            except (OSError, ValueError, IndexError):
+                rss = 0   # killed: time wrote nothing
         with open(errf, "rb") as eh:
             err = eh.read()
         os.remove(errf)
@@ -436,7 +471,8 @@ def run_one(job):
                 shutil.copy(os.path.join(tmp, name), dst)
             with open(os.path.join(dst, "cmd.txt"), "w") as fh:
                 fh.write(" ".join(cmd) + "\nseed " + seed_path + "\nexit %s\n" % p.returncode + err[-4000:])
-        return verdict, p.returncode, elapsed, rss, (seed_path + " " if kind == "shape" else "") + cmd[0]
+        label = (seed_path + " " if kind == "shape" else "") + cmd[0]
+        return verdict, p.returncode, elapsed, rss, label, " ".join(os.path.basename(c) if os.sep in c else c for c in cmd)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -522,24 +558,21 @@ def main():
             continue
         jobs.append((i, kind, p, data, rng.choice(wanted), a.out))
     for i in range(a.runs, a.runs + a.shapes):
-        name, files, cmd = shape_job(rng)
-        if rng.random() < 0.5:
-            # and mutated: the first file (a raw one: compressed ones would just fail to decompress)
-            k = sorted(files)[0]
-            if not k.endswith((".xz", ".gz", ".zst")):
-                files = dict(files)
-                files[k] = mutate(files[k], rng)
-        if only and cmd[0] not in only:
+        seed = rng.randrange(1 << 62)
+        if only and shape_files(seed)[2][0] not in only:
             continue
-        jobs.append((i, "shape", name, files, cmd, a.out))
+        jobs.append((i, "shape", None, seed, None, a.out))
     counts = collections.Counter()
     per_cmd = collections.Counter()
     exits = collections.Counter()
     max_rss = 0
     max_time = 0.0
     t0 = time.monotonic()
-    with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
-        for n, (verdict, rc, elapsed, rss, cmd) in enumerate(ex.map(run_one, jobs), 1):
+    heaviest = []
+    with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex, open(os.path.join(a.out, "runs.tsv"), "w") as log:
+        for n, (verdict, rc, elapsed, rss, cmd, line) in enumerate(ex.map(run_one, jobs), 1):
+            log.write("%s\t%d\t%.2f\t%d\t%s\n" % (verdict, rc, elapsed, rss // 1024, line))
+            heaviest = sorted(heaviest + [(rss, elapsed, line)], reverse=True)[:3]
             counts[verdict] += 1
             per_cmd[cmd] += 1
             exits[rc] += 1
@@ -552,6 +585,8 @@ def main():
     print("exit status: " + ", ".join("%s %d" % kv for kv in sorted(exits.items())))
     print("per command: " + ", ".join("%s %d" % kv for kv in sorted(per_cmd.items())))
     print("max RSS: %d MB, slowest run: %.1f s" % (max_rss // 1024, max_time))
+    for rss, elapsed, line in heaviest:
+        print("  %d MB, %.1f s: %s" % (rss // 1024, elapsed, line[:120]))
     print("findings in " + os.path.join(a.out, "findings"))
     return 0 if set(counts) <= {"ok"} else 1
 
