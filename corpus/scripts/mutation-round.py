@@ -13,7 +13,8 @@ half of them then mutated: nested anonymous members and prototype fan-outs throu
 minimize, shared anonymous subtrees and prototype spellings through diff, blob floods and huge
 names (xz, gzip, zstd) through every reader, ambiguous distilled bases through relocate. For
 these a run is also a finding when it prints more than 64 MB in all, or a line over 64 KiB (on
-stdout: except in JSON, which puts each entry on one line).
+stdout: except in JSON, which puts each entry on one line), or exits 0 with an -o output that
+`btfkit stats` cannot read back.
 Findings are copied to DIR/findings/ with the command line, every run is logged in DIR/runs.tsv
 (verdict, exit, seconds, MB, command); a summary is printed (and is what docs/FUZZING.md records).
 """
@@ -533,7 +534,26 @@ def classify_shape(rc, err, timed_out, rss, cmd, files, tmp, out_bytes, out_long
     json = "--json" in cmd or "json" in cmd or "-p" in cmd
     if out_bytes > OUTPUT_LIMIT or (out_longest > LINE_LIMIT and not json) or any(len(l) > LINE_LIMIT for l in err.splitlines()):
         return "flood"
+    if rc == 0 and cmd[0] in REREAD and "-o" in cmd and not unreadable_ok(cmd):
+        return "unreadable-output"
     return "ok"
+
+
+# commands whose -o is BTF that btfkit must read back (a BTF no reader can read, written with exit 0, is wrong)
+REREAD = {"convert", "dedup", "link", "permute", "relocate", "minimize"}
+
+
+def unreadable_ok(cmd):
+    """Whether the run's -o output reads back (btfkit stats), on the run's --base if it had one."""
+    out = cmd[cmd.index("-o") + 1]
+    if not os.path.isfile(out) or "--out-format" in cmd:
+        return True
+    argv = [os.path.join(ROOT, "btfkit"), "stats", out]
+    if "--base" in cmd and cmd[0] != "relocate":
+        argv += ["--base", cmd[cmd.index("--base") + 1]]
+    if cmd[0] == "relocate":
+        argv += ["--base", cmd[cmd.index("--base") + 1]]
+    return subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
 
 
 def main():
