@@ -1,6 +1,7 @@
 package io.btfkit.dedup;
 
 import io.btfkit.core.PhaseTimer;
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import java.util.Arrays;
 
 /**
@@ -66,14 +67,42 @@ final class DeclarationEvidence {
         return enclosing;
     }
 
-    /** The definitions pass, run on first use (with the enclosing definitions when units). */
+    /**
+     * The definitions pass, run on first use: with the enclosing definitions when units (the
+     * context rule walks them); otherwise only for the full tags of names a rule can ask about
+     * ({@link #declaredNames}).
+     */
     Definitions definitions() {
         if (definitions == null) {
             definitions = Definitions.of(m.words, m.starts, m.firstId, base, false, parts,
-                    parts.length > 2 && m.crossInputRefs, enclosing());
+                    parts.length > 2 && m.crossInputRefs, enclosing(), units ? null : declaredNames()::contains);
             timer.lap("definitions");
         }
         return definitions;
+    }
+
+    /**
+     * The names whose definitions a rule of a whole-program run can ask about: those of the own
+     * declarations {@link UniqueDefinitionRule} may resolve (not those the base also declares,
+     * which it leaves to the base); when {@link BaseForwardsRule} applies, which pairs split
+     * and base types through declarations on either side, those of every declaration of both.
+     */
+    private IntOpenHashSet declaredNames() {
+        IntOpenHashSet names = new IntOpenHashSet();
+        boolean baseForwards = base != null && inputs() == 1;
+        int[] w = m.words;
+        int[] st = m.starts;
+        for (int i = 0; i + 1 < st.length; i++) {
+            int s = st[i];
+            if (w[s] != 0 && Declarations.isDeclaration(w, s)
+                    && (base == null || baseForwards || !base.hasDeclaration(w, s))) {
+                names.add(w[s]);
+            }
+        }
+        if (baseForwards) {
+            base.addDeclarationNames(names);
+        }
+        return names;
     }
 
     /** Each name's one definition class among the full tags not yet resolved, by part. */
@@ -85,7 +114,10 @@ final class DeclarationEvidence {
             for (int p = 0; p + 1 < parts.length; p++) {
                 for (int i = parts[p]; i < parts[p + 1]; i++) {
                     if (aliasTarget[i] < 0 && Definitions.ByName.isFullTag(m.words, m.starts[i])) {
-                        own.add(m.words, m.starts[i], first + i, defs.defOf(first + i), p);
+                        int def = defs.defOf(first + i);
+                        if (def >= 0) { // (a tag no rule asks about is not classified)
+                            own.add(m.words, m.starts[i], first + i, def, p);
+                        }
                     }
                 }
             }

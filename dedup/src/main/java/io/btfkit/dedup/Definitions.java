@@ -91,6 +91,16 @@ final class Definitions {
      */
     static Definitions of(int[] words, int[] starts, int first, BaseIndex base, boolean everything, int[] partStart,
                           boolean mayCross, ContextResolver.Enclosing enclosing) {
+        return of(words, starts, first, base, everything, partStart, mayCross, enclosing, null);
+    }
+
+    /**
+     * @param rootName when not null, only the full tags whose name it accepts are classified
+     *                 (with what they contain): the rules ask only about names something declares,
+     *                 and a module link's declared names are a few hundred of its 170,000 tags
+     */
+    static Definitions of(int[] words, int[] starts, int first, BaseIndex base, boolean everything, int[] partStart,
+                          boolean mayCross, ContextResolver.Enclosing enclosing, java.util.function.IntPredicate rootName) {
         int parts = partStart.length - 1;
         int[] baseDef = base == null ? null : base.definitions.baseDefOfId();
         WorkGraph[] graphs = new WorkGraph[parts];
@@ -112,14 +122,26 @@ final class Definitions {
             for (int i = a; i < b; i++) {
                 int info = words[starts[i] + 1];
                 int kind = Kind.kindOf(info);
-                if (everything || words[starts[i]] != 0
+                int name = words[starts[i]];
+                if (everything || name != 0
                         && (Kind.isComposite(kind) || (Kind.isEnum(kind) && Kind.vlenOf(info) > 0))
+                        && (rootName == null || rootName.test(name))
                         || enclosing != null && enclosing.is(words, starts[i])) {
                     r.set(i - a);
                 }
             }
             roots[p] = r;
         });
+        if (rootName != null) {
+            // a placeholder's target is classified in its own part even when no root there reaches it
+            for (int[] ts : targets) {
+                for (int t : ts) {
+                    int q = java.util.Arrays.binarySearch(partStart, t - first);
+                    q = q >= 0 ? Math.min(q, parts - 1) : -q - 2;
+                    roots[q].set(t - first - partStart[q]);
+                }
+            }
+        }
         PartitionRun run = PartitionRun.partition(java.util.Arrays.asList(graphs), java.util.Arrays.asList(roots),
                 base == null ? null : base.definitions.table, new PartitionRun.Cross(real, ownCount, targets));
         return new Definitions(run, first, starts.length - 1, partStart, baseDef);

@@ -1,5 +1,8 @@
 package io.btfkit.dedup;
 
+import io.btfkit.core.Kind;
+import io.btfkit.core.TypeRefs;
+
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import java.util.Arrays;
@@ -85,16 +88,20 @@ final class Partitioner {
 
     /** Reads {@code node}'s children into {@link #childBuf}; returns how many. */
     private int readChildren(int node) {
-        int n = g.childCount(node);
+        int s = g.realStart(node);
+        if (s < 0) {
+            return 0;
+        }
+        int info = g.realWords()[s + 1];
+        int kind = Kind.kindOf(info);
+        int n = TypeRefs.typeIdCountOf(kind, Kind.vlenOf(info));
         if (childBuf.length < n) {
             childBuf = new int[Math.max(n, childBuf.length * 2)];
         }
-        if (n > 0) {
-            int slot = g.childSlot(node);
-            int stride = g.childStride(node);
-            for (int i = 0; i < n; i++, slot += stride) {
-                childBuf[i] = g.ref(slot);
-            }
+        int[] buf = childBuf;
+        for (int i = 0, slot = s + TypeRefs.firstTypeIdOffset(kind), stride = TypeRefs.typeIdStrideOf(kind); i < n;
+                i++, slot += stride) {
+            buf[i] = g.ref(slot);
         }
         return n;
     }

@@ -1,5 +1,8 @@
 package io.btfkit.dedup;
 
+import io.btfkit.core.Kind;
+import io.btfkit.core.TypeRefs;
+
 /**
  * Strongly connected components over the own nodes of a {@link WorkGraph}, iterative (inputs
  * have millions of nodes and chains thousands deep). Components are reported as soon as they
@@ -129,14 +132,18 @@ final class SccFinder {
     /** Opens the call for {@code node} at depth {@code at}. */
     private static void open(WorkGraph g, int node, int[] callNode, int[] callSlot, int[] callLeft, int[] callStride,
                              boolean[] callRoot, int at) {
-        int count = g.childCount(node);
         callNode[at] = node - g.firstId;
-        callLeft[at] = count;
         callRoot[at] = true;
-        if (count > 0) {
-            callSlot[at] = g.childSlot(node);
-            callStride[at] = g.childStride(node);
+        int s = g.realStart(node);
+        if (s < 0) {
+            callLeft[at] = 0;
+            return;
         }
+        int info = g.realWords()[s + 1];
+        int kind = Kind.kindOf(info);
+        callLeft[at] = TypeRefs.typeIdCountOf(kind, Kind.vlenOf(info));
+        callSlot[at] = s + TypeRefs.firstTypeIdOffset(kind);
+        callStride[at] = TypeRefs.typeIdStrideOf(kind);
     }
 
     private static int grow(int length, int n) {

@@ -65,7 +65,11 @@ final class WorkGraph {
         this.encodingFirst = encodingFirst;
         this.ownEnd = firstId + real;
         this.extClass = extClass;
+        this.plainSpanFlipped = real ^ Integer.MIN_VALUE;
     }
+
+    /** Real nodes' count, unsigned-flipped, while no atoms rewrite references (else 0 flipped). */
+    private int plainSpanFlipped;
 
     /**
      * References to named tags go to atoms: type {@code t} of the encoding to atom
@@ -77,6 +81,7 @@ final class WorkGraph {
         this.atomOfType = atomOfType;
         this.atomOfExternal = atomOfExternal;
         this.atomBase = ownEnd + extraWords.length / EXTRA_WORDS;
+        this.plainSpanFlipped = Integer.MIN_VALUE;
         appendExtras(atomWords);
     }
 
@@ -196,6 +201,23 @@ final class WorkGraph {
     /** The node referenced by the type-id field at word {@code slot}, rewritten. */
     int ref(int slot) {
         int ref = words[slot];
+        // (short, so that C1 inlines it: a reference to an own real node, when no atoms rewrite
+        // references, is the common case; plainSpan is 0 when they do, and the compare is unsigned)
+        return ((ref - firstId) ^ Integer.MIN_VALUE) < plainSpanFlipped ? ref : rewritten(ref);
+    }
+
+    /** Words of the real nodes (see {@link #realStart}). */
+    int[] realWords() {
+        return words;
+    }
+
+    /** Start of real node {@code node} in {@link #realWords}, or -1 for an extra node. */
+    int realStart(int node) {
+        int i = node - firstId;
+        return i < real ? starts[startBase + i] : -1;
+    }
+
+    private int rewritten(int ref) {
         if (ref < encodingFirst) {
             if (atomOfExternal != null) {
                 int a = atomOfExternal.get(ref);
