@@ -133,7 +133,7 @@ final class Inputs {
             if (!io.btfkit.core.io.FileBytes.readFully(ch, buf, (int) size)) {
                 return null;
             }
-            return InputLoader.readOneBlob(buf, (int) size, base);
+            return InputLoader.readOneBlob(buf, 0, (int) size, base, scratch);
         } catch (java.io.IOException | BtfException e) {
             return null;
         } finally {

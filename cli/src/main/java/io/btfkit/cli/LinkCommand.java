@@ -155,13 +155,15 @@ final class LinkCommand implements Callable<Integer> {
      */
     private DedupResult linkStreaming(Btf baseBtf, Units units) {
         int n = inputs.size();
-        int[] sizes = new int[n];
-        java.util.stream.IntStream.range(0, n).parallel().forEach(i -> sizes[i] = Inputs.rawTypeSectionBytes(inputs.get(i)));
-        if (Arrays.stream(sizes).anyMatch(b -> b < 0)) {
+        StreamedInputs.Plan[] plans = new StreamedInputs.Plan[n];
+        java.util.stream.IntStream.range(0, n).parallel().forEach(i -> plans[i] = StreamedInputs.plan(inputs.get(i)));
+        if (Arrays.stream(plans).anyMatch(java.util.Objects::isNull)) {
             return null;
         }
         int[][] read = new int[n][];
         java.util.Queue<byte[]> buffers = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        // the merge copies each unit's words before the thread reads its next one
+        ThreadLocal<io.btfkit.core.BtfReader.Scratch> scratch = ThreadLocal.withInitial(io.btfkit.core.BtfReader.Scratch::new);
         Deduplicator.UnitSource source = new Deduplicator.UnitSource() {
             @Override
             public int size() {
@@ -170,20 +172,20 @@ final class LinkCommand implements Callable<Integer> {
 
             @Override
             public int typeSectionBytes(int k) {
-                return sizes[k];
+                return plans[k].typeSectionBytes();
             }
 
             @Override
             public Btf read(int k) {
-                Btf u = Inputs.readRawReusing(inputs.get(k), baseBtf, buffers);
+                Btf u = StreamedInputs.read(inputs.get(k), plans[k], baseBtf, buffers, scratch.get());
                 if (u == null) {
                     LoadedInput li = Inputs.load(inputs.get(k), baseBtf);
-                    if (li.source() != LoadedInput.Source.RAW || li.units().size() != 1) {
+                    if (li.units().size() != 1 || li.distilledBase() != null || li.ext() != null) {
                         throw new NotStreamable();
                     }
                     u = li.units().get(0);
                 }
-                if (u.typeSectionBytes() != sizes[k] || (!asWritten && GccNormalizer.isGccEncoded(u))) {
+                if (u.typeSectionBytes() != plans[k].typeSectionBytes() || (!asWritten && GccNormalizer.isGccEncoded(u))) {
                     throw new NotStreamable();
                 }
                 read[k] = new int[] {u.firstId(), u.typeCount()};

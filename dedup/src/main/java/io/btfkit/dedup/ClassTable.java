@@ -27,19 +27,25 @@ final class ClassTable {
 
     private int size;
     private int[] rep;
-    private long[] shapeHash;
-    private int[] nextShape;
     /** The children's classes of every class, contiguous (one cache line to confirm a hit). */
     private int[] childKey;
     private int[] childStart;
     private int childUsed;
     private HashIndex fullIndex;
-    private Long2IntOpenHashMap shapeHead;
     /**
-     * Length of the shape chain from each class on (the head's is the layer's number of classes
-     * of that shape: chains of anonymous pointers are long, and a count is asked per member).
+     * The shape index, of the classes a cyclic component made ({@link #addCyclic}) only: a
+     * component can only match classes on a cycle of the class graph, and a class made for one
+     * acyclic type never is (its children are older classes, and every edge of the class graph
+     * goes to an older class or one made with it). Numbered in order of creation: the class of
+     * each, the next of the same shape hash (-1: none), and the length of the chain from it on
+     * (the head's is the layer's count of that shape: chains of anonymous pointers are long,
+     * and a count is asked per member).
      */
+    private int cyclicCount;
+    private int[] cyclicClass;
+    private int[] nextShape;
     private int[] chainLength;
+    private Long2IntOpenHashMap shapeHead;
 
     ClassTable(ClassTable parent, WorkGraph graph) {
         this(parent, graph, 64);
@@ -53,13 +59,13 @@ final class ClassTable {
     ClassTable(ClassTable parent, WorkGraph graph, int expected) {
         int cap = Math.max(64, expected);
         rep = new int[cap];
-        shapeHash = new long[cap];
-        nextShape = new int[cap];
-        chainLength = new int[cap];
         childStart = new int[cap + 1];
         childKey = new int[4 * cap];
         fullIndex = new HashIndex(expected);
-        shapeHead = new Long2IntOpenHashMap(expected);
+        cyclicClass = new int[64];
+        nextShape = new int[64];
+        chainLength = new int[64];
+        shapeHead = new Long2IntOpenHashMap();
         this.parent = parent;
         this.first = parent == null ? 1 : parent.classCount();
         this.graph = graph;
@@ -76,7 +82,7 @@ final class ClassTable {
      */
     void keepOnlyNodeClasses() {
         rep = null;
-        shapeHash = null;
+        cyclicClass = null;
         nextShape = null;
         childKey = null;
         childStart = null;
@@ -112,10 +118,6 @@ final class ClassTable {
         return rep[c - first];
     }
 
-    long shapeHashOf(int c) {
-        return shapeHash[c - first];
-    }
-
     /** Class of a node of this layer's graph, external nodes included. */
     int classOfNode(int id) {
         return id < graph.firstId ? graph.extClassOf(id) : nodeClass[id - graph.firstId];
@@ -126,23 +128,33 @@ final class ClassTable {
         return childKey[childStart[c - first] + i];
     }
 
-    /** Adds a class represented by {@code repNode}; indexes it by shape now, by full key later. */
-    int add(int repNode, long shapeH) {
+    /** Adds a class represented by {@code repNode} (index it by full key with {@link #indexFull}). */
+    int add(int repNode) {
         if (size == rep.length) {
             int n = size * 2;
             rep = Arrays.copyOf(rep, n);
-            shapeHash = Arrays.copyOf(shapeHash, n);
-            nextShape = Arrays.copyOf(nextShape, n);
-            chainLength = Arrays.copyOf(chainLength, n);
             childStart = Arrays.copyOf(childStart, n + 1);
         }
         int i = size++;
         rep[i] = repNode;
-        shapeHash[i] = shapeH;
-        int next = shapeHead.put(shapeH, first + i);
-        nextShape[i] = next;
-        chainLength[i] = next == NONE ? 1 : chainLength[next - first] + 1;
         return first + i;
+    }
+
+    /** {@link #add} for a class made by a cyclic component, also indexed by its shape hash. */
+    int addCyclic(int repNode, long shapeH) {
+        int c = add(repNode);
+        if (cyclicCount == cyclicClass.length) {
+            int n = cyclicCount * 2;
+            cyclicClass = Arrays.copyOf(cyclicClass, n);
+            nextShape = Arrays.copyOf(nextShape, n);
+            chainLength = Arrays.copyOf(chainLength, n);
+        }
+        int k = cyclicCount++;
+        cyclicClass[k] = c;
+        int next = shapeHead.put(shapeH, k);
+        nextShape[k] = next;
+        chainLength[k] = next == NONE ? 1 : chainLength[next] + 1;
+        return c;
     }
 
     /**
@@ -207,23 +219,23 @@ final class ClassTable {
         return Shapes.equal(w, s, graph.wordsOf(r), graph.start(r));
     }
 
-    /** Number of classes (all layers) whose shape hash is {@code h}. */
+    /** Number of cyclic components' classes (all layers) whose shape hash is {@code h}. */
     int shapeCandidates(long h) {
         int count = 0;
         for (ClassTable t = this; t != null; t = t.parent) {
             int head = t.shapeHead.get(h);
-            count += head == NONE ? 0 : t.chainLength[head - t.first];
+            count += head == NONE ? 0 : t.chainLength[head];
         }
         return count;
     }
 
-    /** Fills {@code out} with the classes whose shape hash is {@code h}; returns how many. */
+    /** Fills {@code out} with the cyclic components' classes whose shape hash is {@code h}; returns how many. */
     int shapeCandidates(long h, int[] out) {
         int count = 0;
         for (ClassTable t = this; t != null; t = t.parent) {
-            for (int c = t.shapeHead.get(h); c != NONE; c = t.nextShape[c - t.first]) {
+            for (int k = t.shapeHead.get(h); k != NONE; k = t.nextShape[k]) {
                 if (count < out.length) {
-                    out[count] = c;
+                    out[count] = t.cyclicClass[k];
                 }
                 count++;
             }

@@ -270,6 +270,9 @@ public final class Deduplicator {
         PartitionRun run = PartitionRun.partition(Arrays.asList(graphs), null, baseLayer,
                 new PartitionRun.Cross(real, real, targets));
         run.table.keepOnlyNodeClasses(); // (only classes are read from here on)
+        if (pc == 1 && run.table.nodeClass.length == n) {
+            return new Classes(run.table.nodeClass, run.table.first); // (one part: its node classes, no copy)
+        }
         int[] cls = new int[n];
         IntStream.range(0, pc).parallel().forEach(p -> {
             for (int i = parts[p]; i < parts[p + 1]; i++) {

@@ -127,7 +127,7 @@ final class Partitioner {
         long h = ClassTable.fullHash(shapeH, childBuf, n);
         int c = table.findFull(h, g.wordsOf(node), s, childBuf, n);
         if (c == NONE) {
-            c = table.add(node, shapeH);
+            c = table.add(node);
             cls[node - first] = c;
             table.indexFull(c, h, childBuf, n);
         } else {
@@ -263,13 +263,15 @@ final class Partitioner {
             }
             // one class per block; representative = first member of the block
             int[] blockClass = new int[colors];
+            long[] blockShape = new long[colors];
             Arrays.fill(blockClass, NONE);
             ClassTable table = p.table;
             for (int i = 0; i < k; i++) {
                 int node = members[i] + first;
                 int b = color[i];
                 if (blockClass[b] == NONE) {
-                    blockClass[b] = table.add(node, Shapes.hash(g.wordsOf(node), g.start(node), node));
+                    blockShape[b] = Shapes.hash(g.wordsOf(node), g.start(node), node);
+                    blockClass[b] = table.addCyclic(node, blockShape[b]);
                 }
                 p.cls[members[i]] = blockClass[b];
             }
@@ -283,7 +285,7 @@ final class Partitioner {
                 for (int i = 0; i < n; i++) {
                     p.childBuf[i] = p.classOf(g.child(rep, i));
                 }
-                table.indexFull(c, ClassTable.fullHash(table.shapeHashOf(c), p.childBuf, n), p.childBuf, n);
+                table.indexFull(c, ClassTable.fullHash(blockShape[b], p.childBuf, n), p.childBuf, n);
             }
             for (int m : members) {
                 pos[m] = NONE;

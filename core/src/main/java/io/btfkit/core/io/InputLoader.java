@@ -113,7 +113,17 @@ public final class InputLoader {
      * @throws BtfFormatException when those bytes are not one well-formed blob
      */
     public static Btf readOneBlob(byte[] data, int len, Btf base) {
-        return readBlob(data, 0, len, base);
+        return readBlob(data, 0, len, base, null);
+    }
+
+    /**
+     * {@link #readOneBlob} of the {@code len} bytes at {@code data[off]} (an ELF file's
+     * {@code .BTF} section in the file's bytes), its type words in {@code scratch}'s array when
+     * that is not null ({@link BtfReader.Scratch}: the BTF must not be used once the scratch is
+     * read into again).
+     */
+    public static Btf readOneBlob(byte[] data, int off, int len, Btf base, BtfReader.Scratch scratch) {
+        return readBlob(data, off, len, base, scratch);
     }
 
     /**
@@ -188,6 +198,10 @@ public final class InputLoader {
      * can link gcc objects onto the kernel.
      */
     private static Btf readBlob(byte[] data, int off, int len, Btf base) {
+        return readBlob(data, off, len, base, null);
+    }
+
+    private static Btf readBlob(byte[] data, int off, int len, Btf base, BtfReader.Scratch scratch) {
         if (base != null && stringsStartWithNul(data, off, len)) {
             try {
                 Btf standalone = BtfReader.read(data, off, len, null);
@@ -198,7 +212,7 @@ public final class InputLoader {
                 // not readable standalone: read it as split below
             }
         }
-        return BtfReader.read(data, off, len, base);
+        return BtfReader.read(data, off, len, base, scratch);
     }
 
     private static boolean stringsStartWithNul(byte[] data, int off, int len) {
