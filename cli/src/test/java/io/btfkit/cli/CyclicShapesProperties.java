@@ -70,14 +70,11 @@ class CyclicShapesProperties {
         everyCommand(text);
     }
 
-    /** Every command on {@code text}: exit 0 with only warning lines, or 2; dedup like libbpf where libbpf succeeds. */
+    /** Every command on {@code text}: exit 0 with only warning lines; dedup idempotent. */
     private static void everyCommand(String text) throws Exception {
         Path dir = Files.createTempDirectory("cyclic");
         try {
-            Path txt = dir.resolve("in.txt");
-            Files.writeString(txt, text);
-            Path in = dir.resolve("in.btf");
-            ok(text, "asm", txt.toString(), "-o", in.toString());
+            Path in = assemble(text, dir);
             Path d = dir.resolve("d.btf");
             ok(text, "dedup", in.toString(), "-o", d.toString());
             Path dd = dir.resolve("dd.btf");
@@ -101,6 +98,15 @@ class CyclicShapesProperties {
         } finally {
             delete(dir);
         }
+    }
+
+    /** {@code text} written to {@code dir/in.txt} and assembled to {@code dir/in.btf}. */
+    private static Path assemble(String text, Path dir) throws IOException {
+        Path txt = dir.resolve("in.txt");
+        Files.writeString(txt, text);
+        Path in = dir.resolve("in.btf");
+        ok(text, "asm", txt.toString(), "-o", in.toString());
+        return in;
     }
 
     private static void delete(Path dir) throws IOException {
@@ -227,10 +233,7 @@ class CyclicShapesProperties {
     private static Outcome againstLibbpf(String text) throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("cyclic");
         try {
-            Path txt = dir.resolve("in.txt");
-            Files.writeString(txt, text);
-            Path in = dir.resolve("in.btf");
-            ok(text, "asm", txt.toString(), "-o", in.toString());
+            Path in = assemble(text, dir);
             Path ours = dir.resolve("d.btf");
             ok(text, "dedup", in.toString(), "-o", ours.toString()); // whatever libbpf makes of it
             Path ref = dir.resolve("ref.btf");
