@@ -37,11 +37,11 @@ final class BpfObjectNotes {
             problems.add(Names.quote(f.input().path()) + ": DATASECs not filled in (libbpf could not open it: " + r.problem() + ")");
             return f.units();
         }
-        if (r.datasecs() == 0) {
+        if (!r.changed()) {
             return f.units();
         }
         objects++;
-        datasecs += r.datasecs();
+        datasecs += r.datasecs() + r.externSections().size();
         if (!fix) {
             return f.units();
         }

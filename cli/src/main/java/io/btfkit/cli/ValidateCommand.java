@@ -161,8 +161,9 @@ final class ValidateCommand implements Callable<Integer> {
             }
         }
         if (!r.externSections().isEmpty()) {
-            sb.append("; ").append(String.join(", ", r.externSections()))
-                    .append(" judged as written (libbpf lays out extern sections at load time)");
+            sb.append(r.datasecs() > 0 || r.hidden() > 0 ? ", " : ": ").append("extern section")
+                    .append(r.externSections().size() == 1 ? " " : "s ").append(String.join(" and ", r.externSections()))
+                    .append(" laid out");
         }
         return sb.append(" (--profile kernel judges the bytes as they are)").toString();
     }

@@ -10,11 +10,11 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * What libbpf's object open ({@code bpf_object__open}: {@code btf_fixup_datasec}) does to the
- * BTF of a BPF object before it loads it. clang leaves each DATASEC's size, and the offsets of
- * its global variables, at 0 for the loader; the kernel refuses both. For every DATASEC but the
- * extern sections {@code .kconfig} and {@code .ksyms} (which libbpf lays out from the kernel's
- * configuration and symbols at load time, and which stay as written here):
+ * What libbpf's object open ({@code bpf_object__open}: {@code bpf_object__collect_externs},
+ * {@code btf_fixup_datasec}) does to the BTF of a BPF object before it loads it. clang leaves
+ * each DATASEC's size, and the offsets of its global variables, at 0 for the loader; the kernel
+ * refuses both. The extern sections {@code .kconfig} and {@code .ksyms} are laid out as libbpf
+ * lays them out ({@link ExternSections}); for every other DATASEC:
  * <ul>
  * <li>a size of 0 becomes the size of the ELF section of that name, and then each global or
  * weak variable's offset becomes its symbol's value;
@@ -50,13 +50,13 @@ public final class BpfObjectFixup {
      * @param btf            the filled-in BTF (the input's when nothing changed or on a problem)
      * @param datasecs       DATASECs given a size (and their variables' offsets)
      * @param hidden         variables made static because their symbol is hidden
-     * @param externSections extern DATASECs left as written ({@code .kconfig}, {@code .ksyms})
+     * @param externSections extern DATASECs laid out ({@code .kconfig}, {@code .ksyms})
      * @param problem        why libbpf would refuse to open the object, or null
      */
     public record Result(Btf btf, int datasecs, int hidden, List<String> externSections, String problem) {
         /** Whether anything was filled in. */
         public boolean changed() {
-            return problem == null && (datasecs > 0 || hidden > 0);
+            return problem == null && (datasecs > 0 || hidden > 0 || !externSections.isEmpty());
         }
     }
 
@@ -78,6 +78,11 @@ public final class BpfObjectFixup {
             return new Result(u, 0, 0, List.of(), "the object has no symbol table (stripped?)");
         }
         UnitRewriter r = new UnitRewriter(u);
+        try {
+            ExternSections.layOut(u, r, syms);
+        } catch (ExternSections.Refused e) {
+            return problem(u, e.getMessage());
+        }
         int[] w = u.words();
         int datasecs = 0;
         int hidden = 0;
@@ -144,7 +149,8 @@ public final class BpfObjectFixup {
                 reordered |= !fill;
             }
         }
-        return new Result(datasecs + hidden == 0 && !reordered ? u : r.build(), datasecs, hidden, List.copyOf(externs), null);
+        boolean same = datasecs + hidden == 0 && !reordered && externs.isEmpty();
+        return new Result(same ? u : r.build(), datasecs, hidden, List.copyOf(externs), null);
     }
 
     private static Result problem(Btf u, String why) {

@@ -167,6 +167,23 @@ public final class ObjectSymbols {
         return false;
     }
 
+    /**
+     * The externs libbpf collects ({@code sym_is_extern}): undefined symbols with global or weak
+     * binding and no type, in name order.
+     */
+    public List<Symbol> externs() {
+        List<Symbol> out = new ArrayList<>();
+        for (List<Symbol> l : byName.values()) {
+            for (Symbol s : l) {
+                if (s.isUndefined() && (s.bind == STB_GLOBAL || s.bind == STB_WEAK) && s.type == STT_NOTYPE) {
+                    out.add(s);
+                }
+            }
+        }
+        out.sort(java.util.Comparator.comparing(Symbol::name));
+        return out;
+    }
+
     /** Whether {@code name} is referenced here but defined nowhere in the object. */
     public boolean isOnlyUndefined(String name) {
         List<Symbol> l = named(name);

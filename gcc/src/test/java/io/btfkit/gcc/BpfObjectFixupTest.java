@@ -43,6 +43,31 @@ class BpfObjectFixupTest {
             int f(void) { return a1 + a2 + g1 + hid + z1 + z2 + gz + ro; }
             """;
 
+    /** Configuration values and kernel symbols: the extern sections libbpf lays out. */
+    private static final String EXTERNS_C = """
+            #define __kconfig __attribute__((section(".kconfig")))
+            #define __ksym __attribute__((section(".ksyms")))
+            #define __weak __attribute__((weak))
+            enum libbpf_tristate { TRI_NO = 0, TRI_YES = 1, TRI_MODULE = 2 };
+            struct task_struct;
+            extern unsigned int LINUX_KERNEL_VERSION __kconfig;
+            extern _Bool CONFIG_BPF_SYSCALL __kconfig __weak;
+            extern char CONFIG_LOCALVERSION[16] __kconfig __weak;
+            extern unsigned long long CONFIG_HZ __kconfig __weak;
+            extern enum libbpf_tristate CONFIG_BPF_JIT __kconfig __weak;
+            extern const int bpf_prog_active __ksym;
+            extern struct task_struct *bpf_task_acquire(struct task_struct *) __ksym;
+            extern void bpf_task_release(struct task_struct *p) __ksym;
+            int counter;
+            int f(struct task_struct *t) {
+                struct task_struct *a = bpf_task_acquire(t);
+                if (a)
+                    bpf_task_release(a);
+                return LINUX_KERNEL_VERSION + CONFIG_BPF_SYSCALL + CONFIG_LOCALVERSION[0] + (int) CONFIG_HZ
+                        + CONFIG_BPF_JIT + bpf_prog_active + counter;
+            }
+            """;
+
     private static List<Path> samples() throws IOException {
         List<Path> out = new ArrayList<>();
         try (var s = Files.list(TestData.sample("bpf"))) {
@@ -107,6 +132,39 @@ class BpfObjectFixupTest {
         assertEquals(1, r.hidden(), "'hid' becomes static");
         assertArrayEquals(libbpfOpen(bpfopen, obj), BtfWriter.write(r.btf()));
         assertEquals(List.of(), Validator.validate(r.btf()));
+    }
+
+    @Test
+    void externSectionsAsLibbpfOpensThem() throws IOException, InterruptedException {
+        Path clang = TestData.requireTool("clang");
+        Path bpfopen = bpfopen();
+        Path src = dir.resolve("externs.c");
+        Path obj = dir.resolve("externs.bpf.o");
+        Files.writeString(src, EXTERNS_C);
+        Process p = new ProcessBuilder(clang.toString(), "-g", "-O2", "-target", "bpf", "-c", src.toString(), "-o", obj.toString())
+                .inheritIO().start();
+        assertEquals(0, p.waitFor());
+        BpfObjectFixup.Result r = BpfObjectFixup.fix(InputLoader.load(obj, null));
+        assertEquals(null, r.problem());
+        assertEquals(List.of(".kconfig", ".ksyms"), r.externSections());
+        assertEquals(RawTextPrinter.toText(io.btfkit.core.BtfReader.read(libbpfOpen(bpfopen, obj))), RawTextPrinter.toText(r.btf()));
+        assertArrayEquals(libbpfOpen(bpfopen, obj), BtfWriter.write(r.btf()));
+        assertEquals(List.of(), Validator.validate(r.btf()), "the kernel's rules accept it");
+    }
+
+    @Test
+    void externSectionsLaidOutLoadIntoTheRunningKernel() throws IOException, InterruptedException {
+        Path clang = TestData.requireTool("clang");
+        Path src = dir.resolve("externs-load.c");
+        Path obj = dir.resolve("externs-load.bpf.o");
+        Files.writeString(src, EXTERNS_C);
+        Process p = new ProcessBuilder(clang.toString(), "-g", "-O2", "-target", "bpf", "-c", src.toString(), "-o", obj.toString())
+                .inheritIO().start();
+        assertEquals(0, p.waitFor());
+        LoadedInput in = InputLoader.load(obj, null);
+        assertEquals("ok", TestData.kernelVerdict(BtfWriter.write(BpfObjectFixup.fix(in).btf())));
+        String raw = TestData.kernelVerdict(BtfWriter.write(in.btf()));
+        assertTrue(raw.startsWith("errno 22: "), "as clang wrote it the kernel refuses it: " + raw);
     }
 
     /** gcc/src/test/c/bpfopen.c built against libbpf-dev into target/bpfopen; skipped where it cannot be. */
