@@ -32,7 +32,13 @@ final class BpfObjectNotes {
         if (!BpfObjectFixup.isBpfObject(f.input())) {
             return f.units();
         }
-        BpfObjectFixup.Result r = BpfObjectFixup.fix(f.input());
+        BpfObjectFixup.Result r;
+        try {
+            r = BpfObjectFixup.fix(f.input());
+        } catch (io.btfkit.core.BtfException e) { // a malformed symbol table: linked as written, and said so
+            problems.add(Names.quote(f.input().path()) + ": DATASECs not filled in (" + e.getMessage() + ")");
+            return f.units();
+        }
         if (r.problem() != null) {
             problems.add(Names.quote(f.input().path()) + ": DATASECs not filled in (libbpf could not open it: " + r.problem() + ")");
             return f.units();

@@ -112,7 +112,8 @@ final class ExternSections {
             long[][] entries = new long[n][];
             for (int k = 0; k < n; k++) {
                 int t = entry(u, ksyms, k, 0);
-                if (!externNames.contains(u.name(t))) {
+                if (t < u.firstId() || t >= u.typeCount() || u.kind(t) != Kind.VAR && u.kind(t) != Kind.FUNC
+                        || !externNames.contains(u.name(t))) {
                     throw new Refused("entry " + k + " of .ksyms, '" + u.name(t) + "', is no extern of the object");
                 }
                 if (u.kind(t) == Kind.FUNC) {

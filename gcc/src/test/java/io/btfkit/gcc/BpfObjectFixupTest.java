@@ -120,14 +120,8 @@ class BpfObjectFixupTest {
 
     @Test
     void staticsHiddenAndZeroInitialisedVariablesAsLibbpfOpensThem() throws IOException, InterruptedException {
-        Path clang = TestData.requireTool("clang");
+        Path obj = compile("vars", VARS_C);
         Path bpfopen = bpfopen();
-        Path src = dir.resolve("vars.c");
-        Path obj = dir.resolve("vars.bpf.o");
-        Files.writeString(src, VARS_C);
-        Process p = new ProcessBuilder(clang.toString(), "-g", "-O2", "-target", "bpf", "-c", src.toString(), "-o", obj.toString())
-                .inheritIO().start();
-        assertEquals(0, p.waitFor());
         BpfObjectFixup.Result r = BpfObjectFixup.fix(InputLoader.load(obj, null));
         assertEquals(1, r.hidden(), "'hid' becomes static");
         assertArrayEquals(libbpfOpen(bpfopen, obj), BtfWriter.write(r.btf()));
@@ -136,14 +130,8 @@ class BpfObjectFixupTest {
 
     @Test
     void externSectionsAsLibbpfOpensThem() throws IOException, InterruptedException {
-        Path clang = TestData.requireTool("clang");
+        Path obj = compile("externs", EXTERNS_C);
         Path bpfopen = bpfopen();
-        Path src = dir.resolve("externs.c");
-        Path obj = dir.resolve("externs.bpf.o");
-        Files.writeString(src, EXTERNS_C);
-        Process p = new ProcessBuilder(clang.toString(), "-g", "-O2", "-target", "bpf", "-c", src.toString(), "-o", obj.toString())
-                .inheritIO().start();
-        assertEquals(0, p.waitFor());
         BpfObjectFixup.Result r = BpfObjectFixup.fix(InputLoader.load(obj, null));
         assertEquals(null, r.problem());
         assertEquals(List.of(".kconfig", ".ksyms"), r.externSections());
@@ -154,17 +142,23 @@ class BpfObjectFixupTest {
 
     @Test
     void externSectionsLaidOutLoadIntoTheRunningKernel() throws IOException, InterruptedException {
-        Path clang = TestData.requireTool("clang");
-        Path src = dir.resolve("externs-load.c");
-        Path obj = dir.resolve("externs-load.bpf.o");
-        Files.writeString(src, EXTERNS_C);
-        Process p = new ProcessBuilder(clang.toString(), "-g", "-O2", "-target", "bpf", "-c", src.toString(), "-o", obj.toString())
-                .inheritIO().start();
-        assertEquals(0, p.waitFor());
+        Path obj = compile("externs-load", EXTERNS_C);
         LoadedInput in = InputLoader.load(obj, null);
         assertEquals("ok", TestData.kernelVerdict(BtfWriter.write(BpfObjectFixup.fix(in).btf())));
         String raw = TestData.kernelVerdict(BtfWriter.write(in.btf()));
         assertTrue(raw.startsWith("errno 22: "), "as clang wrote it the kernel refuses it: " + raw);
+    }
+
+    /** {@code source} compiled with {@code clang -g -O2 -target bpf} into NAME.bpf.o; skipped without clang. */
+    private static Path compile(String name, String source) throws IOException, InterruptedException {
+        Path clang = TestData.requireTool("clang");
+        Path src = dir.resolve(name + ".c");
+        Path obj = dir.resolve(name + ".bpf.o");
+        Files.writeString(src, source);
+        Process p = new ProcessBuilder(clang.toString(), "-g", "-O2", "-target", "bpf", "-c", src.toString(), "-o", obj.toString())
+                .inheritIO().start();
+        assertEquals(0, p.waitFor());
+        return obj;
     }
 
     /** gcc/src/test/c/bpfopen.c built against libbpf-dev into target/bpfopen; skipped where it cannot be. */
