@@ -80,7 +80,8 @@ final class ContextResolver {
         for (int i = 0; i < n; i++) {
             if (enclosing.is(m.words, m.starts[i]) && aliasTarget[i] < 0) {
                 int d = defs.defOf(first + i);
-                if (d < lfirst || reach[d - lfirst]) {
+                // (unclassified: the definitions pass left out what cannot reach such a tag)
+                if (d >= 0 && (d < lfirst || reach[d - lfirst])) {
                     walk(first + i, true);
                 }
             }
@@ -281,6 +282,11 @@ final class ContextResolver {
 
     /** Whether several definitions carry {@code name} (struct/union tags, or enum tags). */
     private boolean isAmbiguous(int name, boolean composite) {
+        return isAmbiguous(own, base, name, composite);
+    }
+
+    /** Whether several definitions carry {@code name} in {@code own} and {@code base} (may be null) together. */
+    static boolean isAmbiguous(Definitions.ByName own, BaseIndex base, int name, boolean composite) {
         int d = composite ? own.composites.get(name) : own.enums.get(name);
         if (base != null) {
             d = Names.combine(d, composite ? base.byName.composites.get(name) : base.byName.enums.get(name));

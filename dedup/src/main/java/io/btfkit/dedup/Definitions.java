@@ -82,25 +82,27 @@ final class Definitions {
      */
     static Definitions of(int[] words, int[] starts, int first, BaseIndex base, boolean everything, int[] partStart,
                           boolean mayCross) {
-        return of(words, starts, first, base, everything, partStart, mayCross, null);
+        return of(words, starts, first, base, everything, partStart, mayCross, null, null);
     }
 
     /**
-     * @param enclosing also classify every enclosing definition {@link ContextResolver} may
-     *                  walk from (named typedefs and shared functions, besides named tags), or null
-     */
-    static Definitions of(int[] words, int[] starts, int first, BaseIndex base, boolean everything, int[] partStart,
-                          boolean mayCross, ContextResolver.Enclosing enclosing) {
-        return of(words, starts, first, base, everything, partStart, mayCross, enclosing, null);
-    }
-
-    /**
+     * @param alsoRoot when not null, also classifies the own types (index from 0) it accepts: the
+     *                 enclosing definitions {@link ContextResolver} may walk from
      * @param rootName when not null, only the full tags whose name it accepts are classified
      *                 (with what they contain): the rules ask only about names something declares,
      *                 and a module link's declared names are a few hundred of its 170,000 tags
      */
     static Definitions of(int[] words, int[] starts, int first, BaseIndex base, boolean everything, int[] partStart,
-                          boolean mayCross, ContextResolver.Enclosing enclosing, java.util.function.IntPredicate rootName) {
+                          boolean mayCross, java.util.function.IntPredicate alsoRoot,
+                          java.util.function.IntPredicate rootName) {
+        return of(words, starts, first, base, everything, partStart, mayCross, alsoRoot, rootName,
+                new Atoms(words, starts, base));
+    }
+
+    /** ... with the atoms of {@code words} already made (a run that classifies twice makes them once). */
+    static Definitions of(int[] words, int[] starts, int first, BaseIndex base, boolean everything, int[] partStart,
+                          boolean mayCross, java.util.function.IntPredicate alsoRoot,
+                          java.util.function.IntPredicate rootName, Atoms atoms) {
         int parts = partStart.length - 1;
         int[] baseDef = base == null ? null : base.definitions.baseDefOfId();
         WorkGraph[] graphs = new WorkGraph[parts];
@@ -108,7 +110,6 @@ final class Definitions {
         int[] real = new int[parts];
         int[] ownCount = new int[parts];
         int[][] targets = new int[parts][];
-        Atoms atoms = new Atoms(words, starts, base);
         java.util.stream.IntStream.range(0, parts).parallel().forEach(p -> {
             int a = partStart[p];
             int b = partStart[p + 1];
@@ -126,7 +127,7 @@ final class Definitions {
                 if (everything || name != 0
                         && (Kind.isComposite(kind) || (Kind.isEnum(kind) && Kind.vlenOf(info) > 0))
                         && (rootName == null || rootName.test(name))
-                        || enclosing != null && enclosing.is(words, starts[i])) {
+                        || alsoRoot != null && alsoRoot.test(i)) {
                     r.set(i - a);
                 }
             }
@@ -153,7 +154,7 @@ final class Definitions {
      * an enum without values) carrying just the name. Atoms are numbered base types first (in
      * order of reference), then in id order; the parts' graphs all share the numbering.
      */
-    private static final class Atoms {
+    static final class Atoms {
         final int[] ofType;
         final Int2IntOpenHashMap ofExternal;
         final int[] words;
