@@ -91,7 +91,8 @@ final class LibbpfCore {
                 }
             } else if ((m = PATCHED.matcher(rest)).find()) {
                 if (o[0] == null) {
-                    o[0] = Long.toUnsignedString(Long.parseLong(m.group(2)));
+                    String v = m.group(2);
+                    o[0] = Long.toUnsignedString(v.startsWith("-") ? Long.parseLong(v) : Long.parseUnsignedLong(v));
                 }
             } else if (POISONED.matcher(rest).find()) {
                 o[0] = "poison";
@@ -216,21 +217,26 @@ final class LibbpfCore {
 
     /** {@code source} built with {@code clang -target bpf -g -O2} into {@code dir/NAME.bpf.o}. */
     static Path compile(Path dir, String name, String source) throws IOException {
+        Path o = tryCompile(dir, name, source);
+        if (o == null) {
+            throw new AssertionError("clang failed on:\n" + source + "\n" + Files.readString(dir.resolve(name + ".clang.log")));
+        }
+        return o;
+    }
+
+    /** {@link #compile}, or null when clang refuses the source (its messages in {@code dir/NAME.clang.log}). */
+    static Path tryCompile(Path dir, String name, String source) throws IOException {
         Path clang = TestData.requireTool("clang");
         Path c = Files.writeString(dir.resolve(name + ".c"), source);
         Path o = dir.resolve(name + ".bpf.o");
         try {
             Process p = new ProcessBuilder(clang.toString(), "-target", "bpf", "-g", "-O2", "-c", c.toString(), "-o", o.toString())
-                    .redirectErrorStream(true).start();
-            String msg = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (p.waitFor() != 0) {
-                throw new AssertionError("clang failed on " + c + ":\n" + msg + "\n" + source);
-            }
+                    .redirectErrorStream(true).redirectOutput(dir.resolve(name + ".clang.log").toFile()).start();
+            return p.waitFor() == 0 ? o : null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException(e);
         }
-        return o;
     }
 
     static synchronized Path harness() throws IOException {
