@@ -19,11 +19,15 @@ import java.util.Random;
  * match partly, several at once (agreeing or not), or not at all.
  */
 final class CoreCases {
-    /** A generated case: the program's C source and the kernel's BTF as text. */
-    record Case(String source, String target) {
+    /** A generated case: the programs' C sources (one object each, same types) and the kernel's BTF as text. */
+    record Case(List<String> sources, String target) {
         @Override
         public String toString() {
-            return "--- program ---\n" + source + "--- target ---\n" + target;
+            StringBuilder sb = new StringBuilder();
+            for (String s : sources) {
+                sb.append("--- program ---\n").append(s);
+            }
+            return sb.append("--- target ---\n").append(target).toString();
         }
     }
 
@@ -86,12 +90,15 @@ final class CoreCases {
         this.r = new Random(seed);
     }
 
-    /** One case: {@code families} root struct families (1-2), about {@code accesses} relocations. */
-    static Case generate(long seed, int families, int accesses) {
-        return new CoreCases(seed).make(families, accesses);
+    /**
+     * One case: {@code families} root struct families (1-2), {@code objects} programs (1-2) of the
+     * same types, each with up to {@code accesses} relocations.
+     */
+    static Case generate(long seed, int families, int accesses, int objects) {
+        return new CoreCases(seed).make(families, accesses, objects);
     }
 
-    private Case make(int families, int accesses) {
+    private Case make(int families, int accesses, int objects) {
         Struct in = new Struct("in", fields(List.of("x", "y", "z"), false));
         List<List<Struct>> local = new ArrayList<>();
         String[] familyNames = {"s", "t"};
@@ -103,7 +110,19 @@ final class CoreCases {
             }
             local.add(flavours);
         }
-        int programs = 1 + r.nextInt(2);
+        String target = target(in, local);
+        List<String> sources = new ArrayList<>();
+        for (int o = 0; o < objects; o++) {
+            statements0.setLength(0);
+            statements1.setLength(0);
+            int programs = 1 + r.nextInt(2);
+            statements(local, in, accesses, programs);
+            sources.add(source(in, local, programs));
+        }
+        return new Case(sources, target);
+    }
+
+    private void statements(List<List<Struct>> local, Struct in, int accesses, int programs) {
         for (int i = 0; i < accesses; i++) {
             StringBuilder into = programs == 2 && r.nextBoolean() ? statements1 : statements0;
             int what = r.nextInt(20);
@@ -128,7 +147,6 @@ final class CoreCases {
                         .append(", ").append(r.nextInt(2)).append(");\n");
             }
         }
-        return new Case(source(in, local, programs), target(in, local));
     }
 
     private int out() {

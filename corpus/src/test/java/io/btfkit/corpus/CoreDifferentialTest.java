@@ -3,7 +3,6 @@ package io.btfkit.corpus;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.btfkit.core.Btf;
@@ -39,12 +38,13 @@ import net.jqwik.api.lifecycle.PropertyLifecycleContext;
 /**
  * btfkit against libbpf itself on random CO-RE programs and kernels ({@link CoreCases}: nested
  * structs, arrays, bitfields, flavours matching partly, several at once or not at all, changed
- * sizes and signedness, type and enum relocations). Each try builds the program with clang, and:
+ * sizes and signedness, type and enum relocations), one or two objects on the same types. Each
+ * try builds the programs with clang, and:
  * <ol>
  * <li>every relocation's outcome — the value patched in, a poisoned instruction or the error
  *     libbpf stops at, and the target spec (first matching candidate's type id and access path) —
  *     is libbpf's ({@link LibbpfCore});</li>
- * <li>{@code minimize} fails exactly where bpftool's {@code gen min_core_btf} fails, and otherwise
+ * <li>{@code minimize} of all the objects fails exactly where bpftool's {@code gen min_core_btf} fails, and otherwise
  *     writes bpftool's bytes, unless it had to keep more ({@link Minimizer#widened}): then libbpf
  *     resolves bpftool's output otherwise than the full target, which proves the difference
  *     was needed;</li>
@@ -86,8 +86,9 @@ class CoreDifferentialTest {
     @Property(tries = 40)
     @AddLifecycleHook(Tries.class)
     void btfkitResolvesAndMinimizesAsLibbpfAndBpftool(@ForAll long seed, @ForAll @IntRange(min = 1, max = 2) int families,
-                                                       @ForAll @IntRange(min = 1, max = 10) int accesses) throws IOException {
-        CoreCases.Case c = CoreCases.generate(seed, families, accesses);
+                                                       @ForAll @IntRange(min = 1, max = 10) int accesses,
+                                                       @ForAll @IntRange(min = 1, max = 2) int objects) throws IOException {
+        CoreCases.Case c = CoreCases.generate(seed, families, accesses, objects);
         Path dir = Files.createTempDirectory("btfkit-core-");
         try {
             check(c, dir);
@@ -105,21 +106,78 @@ class CoreDifferentialTest {
 
     private static void check(CoreCases.Case c, Path dir) throws IOException {
         TRIES.incrementAndGet();
-        Path object = LibbpfCore.tryCompile(dir, "prog", c.source());
-        if (object == null) {
-            // clang 14 refuses a few field-info requests on bitfields ("requiring too big alignment")
-            met("clang refused");
-            String why = Files.readString(dir.resolve("prog.clang.log"));
-            Assume.that(why.contains("llvm.bpf.preserve.field.info"));
-            return;
+        List<Path> objects = new ArrayList<>();
+        for (int i = 0; i < c.sources().size(); i++) {
+            Path object = LibbpfCore.tryCompile(dir, "prog" + i, c.sources().get(i));
+            if (object == null) {
+                // clang 14 refuses a few field-info requests on bitfields ("requiring too big alignment")
+                met("clang refused");
+                Assume.that(Files.readString(dir.resolve("prog" + i + ".clang.log")).contains("llvm.bpf.preserve.field.info"));
+                return;
+            }
+            objects.add(object);
         }
         Btf target = BtfReader.read(BtfWriter.write(RawTextParser.parse(c.target(), null)));
         Path targetFile = Files.write(dir.resolve("target.btf"), BtfWriter.write(target));
 
-        // 1. btfkit's outcomes are libbpf's
-        String log = LibbpfCore.log(object, targetFile);
-        List<LibbpfCore.Outcome> libbpf = LibbpfCore.outcomes(log);
-        assertEquals(libbpf, LibbpfCore.btfkit(object, target), log);
+        // 1. btfkit's outcomes are libbpf's, object by object
+        List<String> logs = new ArrayList<>();
+        for (Path object : objects) {
+            String log = LibbpfCore.log(object, targetFile);
+            logs.add(log);
+            List<LibbpfCore.Outcome> libbpf = LibbpfCore.outcomes(log);
+            assertEquals(libbpf, LibbpfCore.btfkit(object, target), log);
+            count(log, libbpf);
+        }
+
+        // 2. minimize (all objects at once) fails where bpftool fails, else writes its bytes or proves why not
+        Path ref = dir.resolve("ref.btf");
+        boolean bpftoolOk = bpftool(targetFile, ref, objects);
+        Minimizer m = new Minimizer(target);
+        byte[] min;
+        try {
+            CoreRelocator relocator = new CoreRelocator(target);
+            for (Path object : objects) {
+                LoadedInput in = InputLoader.load(object, null);
+                m.recordAll(relocator, CoreProgram.parse(object.toString(), in.btf(), in.ext(), in.elf()));
+            }
+            min = BtfWriter.write(m.build());
+        } catch (BtfException e) {
+            assertFalse(bpftoolOk, "btfkit failed where bpftool did not: " + e.getMessage());
+            return;
+        }
+        assertTrue(bpftoolOk, "bpftool failed where btfkit did not");
+        if (m.widened().isEmpty()) {
+            assertArrayEquals(TestData.bytes(ref), min, "not bpftool's bytes");
+        } else {
+            WIDENED.incrementAndGet();
+            boolean differs = false;
+            for (int i = 0; i < objects.size(); i++) {
+                Map<String, ReloKind> kinds = LibbpfCore.kinds(objects.get(i));
+                differs |= !LibbpfCore.withoutIds(LibbpfCore.outcomes(logs.get(i)), kinds)
+                        .equals(LibbpfCore.withoutIds(LibbpfCore.outcomes(LibbpfCore.log(objects.get(i), ref)), kinds));
+            }
+            assertTrue(differs, "btfkit kept more than bpftool where bpftool's output resolves as the target does");
+        }
+
+        // 3. libbpf on the minimal BTF: as on the full target; btfkit agrees with it there too
+        Path minFile = Files.write(dir.resolve("min.btf"), min);
+        Btf minBtf = BtfReader.read(min);
+        for (int i = 0; i < objects.size(); i++) {
+            Path object = objects.get(i);
+            Map<String, ReloKind> kinds = LibbpfCore.kinds(object);
+            String onMin = LibbpfCore.log(object, minFile);
+            List<LibbpfCore.Outcome> libbpfOnMin = LibbpfCore.outcomes(onMin);
+            assertEquals(LibbpfCore.withoutIds(LibbpfCore.outcomes(logs.get(i)), kinds), LibbpfCore.withoutIds(libbpfOnMin, kinds), onMin);
+            if (logs.get(i).contains("core_oracle: load 0")) {
+                assertTrue(onMin.contains("core_oracle: load 0"), onMin);
+            }
+            assertEquals(libbpfOnMin, LibbpfCore.btfkit(object, minBtf), onMin);
+        }
+    }
+
+    /** What a try met, for the report. */
+    private static void count(String log, List<LibbpfCore.Outcome> libbpf) {
         RELOCATIONS.addAndGet(libbpf.size());
         for (LibbpfCore.Outcome o : libbpf) {
             met(o.value().equals("poison") || o.value().equals("error") ? o.value() : o.target() == null ? "no match" : "match");
@@ -136,46 +194,13 @@ class CoreDifferentialTest {
         if (java.util.regex.Pattern.compile("matching candidate #[1-9]").matcher(log).find()) {
             met("several candidates");
         }
-
-        // 2. minimize fails where bpftool fails, else writes its bytes or proves why not
-        Path ref = dir.resolve("ref.btf");
-        boolean bpftoolOk = bpftool(targetFile, ref, object);
-        LoadedInput in = InputLoader.load(object, null);
-        Minimizer m = new Minimizer(target);
-        byte[] min;
-        try {
-            m.recordAll(new CoreRelocator(target), CoreProgram.parse(object.toString(), in.btf(), in.ext(), in.elf()));
-            min = BtfWriter.write(m.build());
-        } catch (BtfException e) {
-            assertFalse(bpftoolOk, "btfkit failed where bpftool did not: " + e.getMessage());
-            return;
-        }
-        assertTrue(bpftoolOk, "bpftool failed where btfkit did not");
-        Map<String, ReloKind> kinds = LibbpfCore.kinds(object);
-        List<String> onFull = LibbpfCore.withoutIds(libbpf, kinds);
-        if (m.widened().isEmpty()) {
-            assertArrayEquals(TestData.bytes(ref), min, "not bpftool's bytes");
-        } else {
-            WIDENED.incrementAndGet();
-            assertNotEquals(onFull, LibbpfCore.withoutIds(LibbpfCore.outcomes(LibbpfCore.log(object, ref)), kinds),
-                    "btfkit kept more than bpftool where bpftool's output resolves as the target does");
-        }
-
-        // 3. libbpf on the minimal BTF: as on the full target; btfkit agrees with it there too
-        Path minFile = Files.write(dir.resolve("min.btf"), min);
-        String onMin = LibbpfCore.log(object, minFile);
-        List<LibbpfCore.Outcome> libbpfOnMin = LibbpfCore.outcomes(onMin);
-        assertEquals(onFull, LibbpfCore.withoutIds(libbpfOnMin, kinds), onMin);
-        if (log.contains("core_oracle: load 0")) {
-            assertTrue(onMin.contains("core_oracle: load 0"), onMin);
-        }
-        assertEquals(libbpfOnMin, LibbpfCore.btfkit(object, BtfReader.read(min)), onMin);
     }
 
     /** Runs bpftool gen min_core_btf; whether it succeeded. */
-    private static boolean bpftool(Path target, Path out, Path object) throws IOException {
+    private static boolean bpftool(Path target, Path out, List<Path> objects) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(TestData.requireTool("bpftool").toString(), "gen", "min_core_btf", target.toString(),
-                out.toString(), object.toString()));
+                out.toString()));
+        objects.forEach(o -> cmd.add(o.toString()));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         try {
             return p.waitFor() == 0;
