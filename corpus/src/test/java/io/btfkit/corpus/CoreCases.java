@@ -49,7 +49,7 @@ final class CoreCases {
     };
 
     /** A field's type. */
-    private sealed interface Ty permits IntTy, PtrTy, ArrTy, NestedTy, EnumTy, UnionTy {
+    private sealed interface Ty permits IntTy, PtrTy, ArrTy, NestedTy, EnumTy, UnionTy, HoleTy {
     }
 
     private record IntTy(int intT, int bits) implements Ty {
@@ -73,6 +73,10 @@ final class CoreCases {
     private record UnionTy(List<Field> fields) implements Ty {
     }
 
+    /** Room for a field a kernel's flavour lacks, at the place the field has in another flavour. */
+    private record HoleTy(Ty of) implements Ty {
+    }
+
     private record Field(String name, Ty type) {
     }
 
@@ -85,6 +89,8 @@ final class CoreCases {
     private final StringBuilder statements0 = new StringBuilder();
     private final StringBuilder statements1 = new StringBuilder();
     private int outs;
+    /** The local type most field accesses use. */
+    private Struct focus;
 
     private CoreCases(long seed) {
         this.r = new Random(seed);
@@ -110,6 +116,9 @@ final class CoreCases {
             }
             local.add(flavours);
         }
+        // most field accesses go to one local type: they share its candidate list
+        List<Struct> focusFamily = local.get(r.nextInt(local.size()));
+        focus = focusFamily.get(r.nextInt(focusFamily.size()));
         String target = target(in, local);
         List<String> sources = new ArrayList<>();
         for (int o = 0; o < objects; o++) {
@@ -128,7 +137,7 @@ final class CoreCases {
             int what = r.nextInt(20);
             if (what < 15) {
                 List<Struct> fam = local.get(r.nextInt(local.size()));
-                fieldAccess(into, fam.get(r.nextInt(fam.size())), in);
+                fieldAccess(into, r.nextInt(5) < 3 ? focus : fam.get(r.nextInt(fam.size())), in);
             } else if (what < 18) {
                 List<Struct> fam = local.get(r.nextInt(local.size()));
                 String type = r.nextInt(5) == 0 ? "struct in" : "struct " + fam.get(r.nextInt(fam.size())).name();
@@ -311,7 +320,7 @@ final class CoreCases {
         for (String name : pick(List.of("in", "in___1", "in___2"), 1 + r.nextInt(2))) {
             List<Field> fs = mutate(localIn.fields(), List.of("x", "y", "z", "w"), 5);
             long[] sizeAlign = new long[2];
-            ins.add(struct(name, fs, ptr, -1, memberEnum, sizeAlign, null));
+            ins.add(struct(name, fs, ptr, -1, memberEnum, sizeAlign, null, new Random(r.nextLong())));
             inLayouts.add(sizeAlign);
         }
         String[][] flavourNames = {{"s", "s___1", "s___2", "s___3"}, {"t", "t___1", "t___2", "t___3"}};
@@ -320,11 +329,21 @@ final class CoreCases {
             int k = r.nextInt(20);
             List<String> names = pick(List.of(flavourNames[f]), k < 2 ? 0 : k < 11 ? 1 : k < 17 ? 2 : 3);
             List<Field> previous = null;
-            for (String name : names) {
-                // a later flavour: often a duplicate of the one before; some flavours lack many fields
+            for (int n = 0; n < names.size(); n++) {
+                long layout = r.nextLong();
+                if (n + 1 < names.size() && r.nextInt(2) == 0) {
+                    // a flavour that is another one less some fields, at the same offsets, and before it
+                    Struct from = fam.contains(focus) ? focus : fam.get(r.nextInt(fam.size()));
+                    List<Field> full = mutate(from.fields(), List.of("a", "b", "c", "d", "e", "f", "pad"), 8);
+                    struct(names.get(n), holes(full), ptr, ins.get(0), memberEnum, new long[2], inLayouts.get(0), new Random(layout));
+                    struct(names.get(++n), full, ptr, ins.get(0), memberEnum, new long[2], inLayouts.get(0), new Random(layout));
+                    previous = full;
+                    continue;
+                }
+                // often a duplicate of the one before; some flavours lack many fields
                 List<Field> fs = previous != null && r.nextInt(10) < 4 ? previous
                         : mutate(fam.get(r.nextInt(fam.size())).fields(), List.of("a", "b", "c", "d", "e", "f", "pad"), r.nextBoolean() ? 5 : 2);
-                struct(name, fs, ptr, ins.get(0), memberEnum, new long[2], inLayouts.get(0));
+                struct(names.get(n), fs, ptr, ins.get(0), memberEnum, new long[2], inLayouts.get(0), new Random(layout));
                 previous = fs;
             }
         }
@@ -385,6 +404,15 @@ final class CoreCases {
         return out;
     }
 
+    /** {@code fields} with some (not anonymous unions) turned into holes. */
+    private List<Field> holes(List<Field> fields) {
+        List<Field> out = new ArrayList<>();
+        for (Field f : fields) {
+            out.add(!(f.type() instanceof UnionTy) && r.nextInt(3) == 0 ? new Field(f.name(), new HoleTy(f.type())) : f);
+        }
+        return out;
+    }
+
     private Ty mutate(Ty t) {
         if (t instanceof IntTy i) {
             int k = r.nextInt(10);
@@ -408,19 +436,24 @@ final class CoreCases {
      * referring to the int pool, a pointer, arrays, the nested struct and the enum; its size and
      * alignment go to {@code sizeAlign}.
      */
-    private int struct(String name, List<Field> fields, int ptr, int nested, int enumId, long[] sizeAlign, long[] nestedLayout) {
+    private int struct(String name, List<Field> fields, int ptr, int nested, int enumId, long[] sizeAlign, long[] nestedLayout,
+                       Random lr) {
         boolean union = name == null;
         StringBuilder members = new StringBuilder();
         long bit = 0;
         long maxEnd = 0;
         long align = 1;
-        boolean kflag = false;
+        int vlen = 0;
         for (Field f : fields) {
             long size;
             long al;
             int type;
             int bits = 0;
             Ty t = f.type();
+            boolean hole = t instanceof HoleTy;
+            if (hole) {
+                t = ((HoleTy) t).of();
+            }
             if (t instanceof IntTy i) {
                 size = INTS[i.intT()].size();
                 al = size;
@@ -433,7 +466,7 @@ final class CoreCases {
             } else if (t instanceof ArrTy a) {
                 size = (long) INTS[a.intT()].size() * a.n();
                 al = INTS[a.intT()].size();
-                type = add("ARRAY '(anon)' type_id=" + (a.intT() + 1) + " index_type_id=1 nr_elems=" + a.n());
+                type = hole ? 0 : add("ARRAY '(anon)' type_id=" + (a.intT() + 1) + " index_type_id=1 nr_elems=" + a.n());
             } else if (t instanceof NestedTy) {
                 size = nestedLayout[0];
                 al = nestedLayout[1];
@@ -444,7 +477,7 @@ final class CoreCases {
                 type = enumId;
             } else {
                 long[] ua = new long[2];
-                type = struct(null, ((UnionTy) t).fields(), ptr, nested, enumId, ua, nestedLayout);
+                type = struct(null, ((UnionTy) t).fields(), ptr, nested, enumId, ua, nestedLayout, lr);
                 size = ua[0];
                 al = ua[1];
             }
@@ -454,21 +487,24 @@ final class CoreCases {
             } else if (bits > 0) {
                 long unit = size * 8;
                 off = bit / unit == (bit + bits - 1) / unit ? bit : (bit + unit - 1) / unit * unit;
-                if (r.nextInt(8) == 0) {
+                if (lr.nextInt(8) == 0) {
                     off += 1 + r.nextInt(3); // a kernel may pack it otherwise
                 }
             } else {
                 long a = al * 8;
                 off = (bit + a - 1) / a * a;
-                if (r.nextInt(6) == 0) {
+                if (lr.nextInt(6) == 0) {
                     off += a; // padding
                 }
             }
-            kflag |= bits > 0;
             long end = off + (bits > 0 ? bits : size * 8);
             bit = union ? 0 : end;
             maxEnd = Math.max(maxEnd, end);
             align = Math.max(align, al);
+            if (hole) {
+                continue;
+            }
+            vlen++;
             members.append("\n\t'").append(t instanceof UnionTy ? "(anon)" : f.name()).append("' type_id=").append(type)
                     .append(" bits_offset=").append(off).append(bits > 0 ? " bitfield_size=" + bits : "");
         }
@@ -477,6 +513,6 @@ final class CoreCases {
         sizeAlign[0] = size;
         sizeAlign[1] = align;
         String kind = union ? "UNION '(anon)'" : "STRUCT '" + name + "'";
-        return add(kind + " size=" + size + " vlen=" + fields.size() + members);
+        return add(kind + " size=" + size + " vlen=" + vlen + members);
     }
 }
