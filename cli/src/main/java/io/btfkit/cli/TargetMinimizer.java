@@ -185,14 +185,14 @@ final class TargetMinimizer {
      * some relocation otherwise than the full target does ({@link Minimizer#widened}).
      */
     private static void noteWidened(Path targetFile, Minimizer minimizer) {
-        var first = minimizer.widened().get(0).relo();
+        Minimizer.Widened first = minimizer.widened().get(0);
         int more = minimizer.widened().size() - 1;
         java.io.PrintWriter err = Streams.err();
         synchronized (err) {
-            err.println("btfkit: " + Names.quote(targetFile) + ": note: on bpftool gen min_core_btf's output libbpf would resolve "
-                    + first.section() + " relo #" + first.index() + (more > 0 ? " (and " + more + " more)" : "")
-                    + " otherwise than on the full BTF; every matching candidate's members are kept"
-                    + " (the output differs from bpftool's; docs/MINIMIZE.md)");
+            err.println("btfkit: " + Names.quote(targetFile) + ": note: libbpf would resolve " + Names.quote(Path.of(first.object())) + " "
+                    + first.relocation().relo().section() + " relo #" + first.relocation().relo().index()
+                    + (more > 0 ? " (and " + more + " more)" : "") + " otherwise on bpftool gen min_core_btf's output than here:"
+                    + " kept every matching candidate's members, the output differs from bpftool's (docs/MINIMIZE.md)");
             err.flush();
         }
     }

@@ -41,7 +41,7 @@ public final class Minimizer {
     /** The objects resolved by {@link #recordAll}, with their results, for the check of {@link #build}. */
     private final List<SameOutcomes.Resolved> recorded = new ArrayList<>();
     private boolean checked;
-    private List<ReloResult> widened = List.of();
+    private List<Widened> widened = List.of();
     /** Deepest reference chain walked; deeper is refused, never a stack overflow. */
     static final int MAX_DEPTH = 1000;
 
@@ -264,8 +264,12 @@ public final class Minimizer {
      * libbpf would resolve it ({@link SameOutcomes}); if any relocation differs, every matching
      * candidate's spec is marked too, which keeps each candidate list as it was on the target.
      */
-    public List<ReloResult> widened() {
+    public List<Widened> widened() {
         return widened;
+    }
+
+    /** A relocation of {@code object} that bpftool's output would resolve otherwise ({@link #widened()}). */
+    public record Widened(String object, ReloResult relocation) {
     }
 
     private void checked() throws BtfException {
@@ -273,7 +277,7 @@ public final class Minimizer {
             return;
         }
         SameOutcomes same = new SameOutcomes(target, recorded);
-        List<ReloResult> differ = same.needed() ? same.differences(output()) : List.of();
+        List<Widened> differ = same.needed() ? same.differences(output()) : List.of();
         if (differ.isEmpty()) {
             checked = true;
             return;
@@ -285,9 +289,9 @@ public final class Minimizer {
                 }
             }
         }
-        List<ReloResult> still = same.differences(output());
+        List<Widened> still = same.differences(output());
         if (!still.isEmpty()) {
-            ReloResult r = still.get(0);
+            ReloResult r = still.get(0).relocation();
             throw new BtfException(r.relo().section() + " relo #" + r.relo().index()
                     + ": resolves differently on the minimal BTF than on the target, even with every matching candidate kept");
         }

@@ -36,15 +36,15 @@ final class SameOutcomes {
         return false;
     }
 
-    /** The relocations (their results on the target) that resolve differently on {@code min}. */
-    List<ReloResult> differences(Btf min) {
+    /** The relocations (their objects and results on the target) that resolve differently on {@code min}. */
+    List<Minimizer.Widened> differences(Btf min) {
         CoreRelocator onMin = new CoreRelocator(min);
-        List<ReloResult> out = new ArrayList<>();
+        List<Minimizer.Widened> out = new ArrayList<>();
         for (Resolved r : resolved) {
             List<ReloResult> again = onMin.resolveAll(r.program());
             for (int i = 0; i < again.size(); i++) {
                 if (!same(r.results().get(i), min, again.get(i))) {
-                    out.add(r.results().get(i));
+                    out.add(new Minimizer.Widened(r.program().name(), r.results().get(i)));
                 }
             }
         }

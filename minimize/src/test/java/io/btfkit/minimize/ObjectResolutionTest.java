@@ -259,7 +259,8 @@ class ObjectResolutionTest {
         m.recordAll(new CoreRelocator(target), xThenY);
         String out = RawTextPrinter.toText(m.build());
         assertEquals(1, m.widened().size());
-        assertEquals(1, m.widened().get(0).relo().index());
+        assertEquals(1, m.widened().get(0).relocation().relo().index());
+        assertEquals("p", m.widened().get(0).object());
         assertEquals("""
                 [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
                 [2] STRUCT 's___1' size=4 vlen=1
