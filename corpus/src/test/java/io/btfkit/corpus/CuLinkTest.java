@@ -154,8 +154,8 @@ class CuLinkTest {
     }
 
     /**
-     * Partitioning in parts (one per core, references between them through placeholders, found
-     * among the redirected declarations) gives the bytes of partitioning everything at once.
+     * Partitioning in parts (one thread each, sharing one class table; what reaches another
+     * part's type classified at the end) gives the bytes of partitioning everything at once.
      */
     @Test
     void partsDoNotChangeTheResult() {

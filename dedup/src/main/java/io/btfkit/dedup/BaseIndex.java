@@ -47,7 +47,7 @@ public final class BaseIndex {
             minId[classOfId[id]] = id;
         }
         definitions = Definitions.of(base.words(), base.starts(), 1, null, true,
-                new int[] {0, base.ownTypeCount()}, false);
+                new int[] {0, base.ownTypeCount()});
         byName = new Definitions.ByName();
         int[] w = base.words();
         int[] st = base.starts();

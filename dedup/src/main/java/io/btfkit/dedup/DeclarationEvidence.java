@@ -100,8 +100,7 @@ final class DeclarationEvidence {
         if (atoms == null) {
             atoms = new Definitions.Atoms(m.words, m.starts, base);
         }
-        return Definitions.of(m.words, m.starts, m.firstId, base, false, parts, parts.length > 2 && m.crossInputRefs,
-                alsoRoot, rootName, atoms);
+        return Definitions.of(m.words, m.starts, m.firstId, base, false, parts, alsoRoot, rootName, atoms);
     }
 
     /**

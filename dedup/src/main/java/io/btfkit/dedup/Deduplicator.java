@@ -247,39 +247,13 @@ public final class Deduplicator {
     private record Classes(int[] of, int first) {
     }
 
-    /** Classifies every merged type, its parts in parallel, base classes fixed. */
+    /** Classifies every merged type, its parts at once, base classes fixed. */
     private static Classes partition(Merger.Merged m, BaseIndex baseIndex, int[] parts) {
         int n = m.starts.length - 1;
-        int first = m.firstId;
-        ClassTable baseLayer = baseIndex == null ? null : baseIndex.table;
-        int pc = parts.length - 1;
-        WorkGraph[] graphs = new WorkGraph[pc];
-        int[] real = new int[pc];
-        int[][] targets = new int[pc][];
-        int[] extClass = baseIndex == null ? null : baseIndex.classOfId;
-        IntStream.range(0, pc).parallel().forEach(p -> {
-            real[p] = parts[p + 1] - parts[p];
-            if (pc == 1) {
-                graphs[p] = new WorkGraph(m.words, m.starts, first, extClass);
-                targets[p] = new int[0];
-            } else {
-                PartGraph pg = PartGraph.of(m, parts[p], parts[p + 1], extClass);
-                graphs[p] = pg.graph();
-                targets[p] = pg.targets();
-            }
-        });
-        PartitionRun run = PartitionRun.partition(Arrays.asList(graphs), null, baseLayer,
-                new PartitionRun.Cross(real, real, targets));
-        run.table.keepOnlyNodeClasses(); // (only classes are read from here on)
-        if (pc == 1 && run.table.nodeClass.length == n) {
-            return new Classes(run.table.nodeClass, run.table.first); // (one part: its node classes, no copy)
-        }
-        int[] cls = new int[n];
-        IntStream.range(0, pc).parallel().forEach(p -> {
-            for (int i = parts[p]; i < parts[p + 1]; i++) {
-                cls[i] = run.classOf(p, first + i);
-            }
-        });
-        return new Classes(cls, run.table.first);
+        WorkGraph g = new WorkGraph(m.words, m.starts, m.firstId, baseIndex == null ? null : baseIndex.classOfId);
+        ClassTable table = SharedPartition.partition(g, parts, null, baseIndex == null ? null : baseIndex.table,
+                Math.max(64, n / 8));
+        table.keepOnlyNodeClasses(); // (only classes are read from here on)
+        return new Classes(table.nodeClass, table.first);
     }
 }

@@ -54,17 +54,6 @@ final class Merger {
          * (a unit split of one vmlinux: 23; kernel modules: 3).
          */
         double stringSharing = 1;
-        /**
-         * Whether a type may reference a type of another input: split inputs of a standalone
-         * merge reference the first input; {@link Declarations#redirect} may send a declaration
-         * to another input's definition. When false, graphs of whole inputs need no placeholders.
-         */
-        boolean crossInputRefs;
-        /**
-         * Per input, the references {@link Declarations#redirect} sent to another input's types
-         * (null: none), when those are the only references between inputs.
-         */
-        int[][] redirectedAcross;
 
         Merged(Btf base, int firstId, int[] words, int[] starts, byte[] pool, int stringStart, int[] inputFirst) {
             this.base = base;
@@ -279,7 +268,6 @@ final class Merger {
         merged.ext = canonicalExt;
         merged.format = k0 == 0 ? Btf.RawFormat.CLASSIC : units[0].format;
         merged.anySplit = Arrays.stream(units).anyMatch(u -> u.split);
-        merged.crossInputRefs = merged.anySplit && base == null;
         merged.stringSharing = sharing;
         return merged;
     }

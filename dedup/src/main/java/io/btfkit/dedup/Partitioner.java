@@ -35,6 +35,8 @@ final class Partitioner {
 
     private final WorkGraph g;
     private final ClassTable table;
+    /** Where this thread writes the keys of the classes it makes. */
+    private final ClassTable.KeyWriter keys;
     private final int[] cls;
     private final int first;
 
@@ -51,6 +53,7 @@ final class Partitioner {
     Partitioner(ClassTable table) {
         this.g = table.graph;
         this.table = table;
+        this.keys = table.keyWriter();
         this.cls = table.nodeClass;
         this.first = g.firstId;
     }
@@ -63,6 +66,11 @@ final class Partitioner {
     /** Classifies the own nodes reachable from {@code roots} (own-node indexes); others stay unclassified. */
     void run(java.util.BitSet roots) {
         SccFinder.run(g, this::component, roots);
+    }
+
+    /** {@link #run(java.util.BitSet)} within {@code scope}, searching with {@code rindex} ({@link SccFinder}). */
+    void run(java.util.BitSet roots, SccFinder.Scope scope, int[] rindex) {
+        SccFinder.run(g, this::component, roots, scope, rindex);
     }
 
     private int classOf(int id) {
@@ -125,19 +133,19 @@ final class Partitioner {
         }
         long shapeH = Shapes.hash(g.wordsOf(node), s, node);
         long h = ClassTable.fullHash(shapeH, childBuf, n);
-        int c = table.findFull(h, g.wordsOf(node), s, childBuf, n);
-        if (c == NONE) {
-            c = table.add(node);
-            cls[node - first] = c;
-            table.indexFull(c, h, childBuf, n);
-        } else {
-            cls[node - first] = c;
-        }
+        cls[node - first] = table.findOrAdd(h, g.wordsOf(node), s, node, childBuf, n, keys);
     }
 
     // --- cyclic components: match against existing classes, else minimise ---
 
+    /** One component at a time, among all threads sharing the table: match, else make classes. */
     private void cyclic(int[] members) {
+        synchronized (table.cyclicLock) {
+            cyclicHolding(members);
+        }
+    }
+
+    private void cyclicHolding(int[] members) {
         int root = NONE;
         int best = Integer.MAX_VALUE;
         long rootShape = 0;
@@ -285,7 +293,7 @@ final class Partitioner {
                 for (int i = 0; i < n; i++) {
                     p.childBuf[i] = p.classOf(g.child(rep, i));
                 }
-                table.indexFull(c, ClassTable.fullHash(blockShape[b], p.childBuf, n), p.childBuf, n);
+                table.indexFull(c, ClassTable.fullHash(blockShape[b], p.childBuf, n), p.childBuf, n, p.keys);
             }
             for (int m : members) {
                 pos[m] = NONE;
