@@ -224,35 +224,63 @@ final class LinkCommand implements Callable<Integer> {
      * referenced only here, so they are garbage by the time the link runs.
      */
     private List<Btf> readUnits(Btf baseBtf, Units units) {
-        LoadedInput[] read = new LoadedInput[inputs.size()];
-        java.util.stream.IntStream.range(0, read.length).parallel()
-                .forEach(i -> read[i] = lean(Inputs.load(inputs.get(i), baseBtf)));
-        List<LoadedInput> loaded = new ArrayList<>(read.length);
-        for (LoadedInput li : read) {
-            for (Btf u : li.units()) {
-                if (u.isSplit() && u.base() != baseBtf) {
-                    throw new FileException(li.path(), new io.btfkit.core.BtfFormatException(
-                            "its BTF is split on its own .BTF.base; relocate it onto the base first"));
-                }
-            }
-            loaded.add(li);
-        }
+        int n = inputs.size();
+        LoadedInput[] read = new LoadedInput[n];
         List<Btf> btfs = new ArrayList<>();
         if (asWritten) {
-            for (LoadedInput li : loaded) {
+            java.util.stream.IntStream.range(0, n).parallel()
+                    .forEach(i -> read[i] = lean(checkedBase(Inputs.load(inputs.get(i), baseBtf), baseBtf)));
+            for (LoadedInput li : read) {
                 units.add(li, null, btfs);
             }
-        } else {
-            List<GccNormalizer.FileResult> norm = GccNormalizer.normalize(loaded,
-                    fix ? GccNormalizer.Level.FIX : GccNormalizer.Level.LINK);
-            gccNotes = new GccNotes("link", verbose, quiet);
-            bpfNotes = new BpfObjectNotes("link", fix, quiet);
-            for (GccNormalizer.FileResult f : norm) {
-                gccNotes.add(f.input().path(), f.applied(), f.kept());
-                units.add(f.input(), bpfNotes.fill(f), btfs);
-            }
+            return btfs;
+        }
+        // 1. what normalising gcc 12's units needs from all the link's units; an object whose ELF
+        // is needed later (gcc's symbols, a BPF object's sections) is let go and read again in 2,
+        // so the objects are never all held with their file bytes
+        GccNormalizer.Survey survey = new GccNormalizer.Survey();
+        java.util.stream.IntStream.range(0, n).parallel().forEach(i -> {
+            LoadedInput li = checkedBase(Inputs.load(inputs.get(i), baseBtf), baseBtf);
+            survey.add(li);
+            LoadedInput kept = lean(li);
+            // (standard input cannot be read twice)
+            read[i] = kept.elf() == null || Inputs.isStdin(inputs.get(i)) ? kept : null;
+        });
+        GccNormalizer.Plan plan = survey.plan();
+        GccNormalizer.Level level = fix ? GccNormalizer.Level.FIX : GccNormalizer.Level.LINK;
+        // 2. each input normalised, keeping its units (and the ELF of a BPF object only)
+        GccNormalizer.FileResult[] norm = new GccNormalizer.FileResult[n];
+        java.util.stream.IntStream.range(0, n).parallel().forEach(i -> {
+            LoadedInput li = read[i] != null ? read[i] : Inputs.load(inputs.get(i), baseBtf);
+            read[i] = null;
+            GccNormalizer.FileResult f = GccNormalizer.normalize(li, plan, level);
+            norm[i] = BpfObjectFixup.isBpfObject(li) ? f
+                    : new GccNormalizer.FileResult(withoutElf(li), f.units(), f.applied(), f.kept());
+        });
+        gccNotes = new GccNotes("link", verbose, quiet);
+        bpfNotes = new BpfObjectNotes("link", fix, quiet);
+        for (int i = 0; i < n; i++) {
+            GccNormalizer.FileResult f = norm[i];
+            norm[i] = null;
+            gccNotes.add(f.input().path(), f.applied(), f.kept());
+            units.add(f.input(), bpfNotes.fill(f), btfs);
         }
         return btfs;
+    }
+
+    /** {@code li}, refused when its BTF is split on its own .BTF.base rather than on the link's base. */
+    private static LoadedInput checkedBase(LoadedInput li, Btf baseBtf) {
+        for (Btf u : li.units()) {
+            if (u.isSplit() && u.base() != baseBtf) {
+                throw new FileException(li.path(), new io.btfkit.core.BtfFormatException(
+                        "its BTF is split on its own .BTF.base; relocate it onto the base first"));
+            }
+        }
+        return li;
+    }
+
+    private static LoadedInput withoutElf(LoadedInput li) {
+        return new LoadedInput(li.path(), li.source(), li.compression(), li.units(), null, null, li.distilledBase());
     }
 
     /**
@@ -264,8 +292,7 @@ final class LinkCommand implements Callable<Integer> {
         if (li.elf() != null && (li.units().stream().anyMatch(GccNormalizer::isGccEncoded) || BpfObjectFixup.isBpfObject(li))) {
             return li;
         }
-        return new LoadedInput(li.path(), li.source(), li.compression(), li.units(), null, null,
-                li.distilledBase());
+        return withoutElf(li);
     }
 
     /** Per linked unit, in link order: its name in the map, its type ids as read, and its normalisation's renumbering. */
