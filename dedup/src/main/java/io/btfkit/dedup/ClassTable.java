@@ -159,6 +159,8 @@ final class ClassTable {
      * so that making a class takes no lock but the stripe's. One per thread.
      */
     final class KeyWriter {
+        /** The chunk of the class columns this thread last made a class in (see {@link #newClass}). */
+        private int classChunk = -1;
         private int chunk = -1;
         private int used = KEY_CHUNK;
 
@@ -198,24 +200,24 @@ final class ClassTable {
         return k;
     }
 
-    /** A new class id represented by {@code repNode}, its key written; not yet findable. */
-    private int newClass(int repNode, int keyAt) {
+    /**
+     * A new class id represented by {@code repNode}, its key written; not yet findable. The
+     * first class a thread makes in a chunk of the columns takes the chunk lock (allocating the
+     * chunk if no thread has), so that the chunk's directory entry the thread writes through is
+     * one it saw under the lock, and a thread that later finds the class sees it too.
+     */
+    private int newClass(int repNode, int keyAt, KeyWriter writer) {
         int i = size.getAndIncrement();
         int ch = i >>> CLASS_SHIFT;
-        int[][] reps = repChunks;
-        if (ch >= reps.length || reps[ch] == null) {
-            allocateClassChunk(ch);
-            reps = repChunks;
+        if (writer.classChunk != ch) {
+            synchronized (chunkLock) {
+                allocateClassChunkHolding(ch);
+            }
+            writer.classChunk = ch;
         }
-        reps[ch][i & CLASS_MASK] = repNode;
+        repChunks[ch][i & CLASS_MASK] = repNode;
         keyAtChunks[ch][i & CLASS_MASK] = keyAt;
         return first + i;
-    }
-
-    private void allocateClassChunk(int ch) {
-        synchronized (chunkLock) {
-            allocateClassChunkHolding(ch);
-        }
     }
 
     private void allocateClassChunkHolding(int ch) {
@@ -290,7 +292,7 @@ final class ClassTable {
             if (c != NONE) {
                 return c;
             }
-            c = newClass(repNode, keys.write(childClasses, n));
+            c = newClass(repNode, keys.write(childClasses, n), keys);
             fullIndex.add(h, c);
             return c;
         }
@@ -301,8 +303,8 @@ final class ClassTable {
      * by its shape hash now and by its full key with {@link #indexFull} once its children's
      * classes are known.
      */
-    int addCyclic(int repNode, long shapeH) {
-        int c = newClass(repNode, -1);
+    int addCyclic(int repNode, long shapeH, KeyWriter keys) {
+        int c = newClass(repNode, -1, keys);
         if (cyclicCount == cyclicClass.length) {
             int n = cyclicCount * 2;
             cyclicClass = Arrays.copyOf(cyclicClass, n);

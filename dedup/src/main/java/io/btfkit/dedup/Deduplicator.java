@@ -53,8 +53,19 @@ public final class Deduplicator {
     static final double PARTS_MIN_SHARING = 6;
 
     /**
-     * Splits the merged inputs into closed parts (whole inputs) of about equal size, one per
-     * core, so they can be partitioned in parallel; small inputs, and inputs that share little
+     * Parts of a large link: two, on any machine. A declaration resolved to a definition that
+     * has copies in several parts goes to its part's copy (its references then stay inside the
+     * part, which the parts' threads classify on their own), and copies of one definition may
+     * differ in what else they reference, so the output depends on where the parts are cut: they
+     * are cut by the inputs alone, never by the machine's core count, so that a link gives the
+     * same bytes everywhere (a random unit split linked as whole inputs, DedupPropertiesTest:
+     * 104 types in one part, 105 in two).
+     */
+    static final int PARTS = 2;
+
+    /**
+     * Splits the merged inputs into {@link #PARTS} parts (whole inputs) of about equal size,
+     * partitioned at once; small inputs, and inputs that share little
      * ({@link #PARTS_MIN_SHARING}), stay one part.
      */
     private static int[] parts(Merger.Merged m) {
@@ -62,8 +73,7 @@ public final class Deduplicator {
         int inputs = m.inputFirst.length - 1;
         // -Dbtfkit.dedup.parts=N forces N parts whatever the size (tests compare the results)
         Integer forced = Integer.getInteger("btfkit.dedup.parts");
-        int cores = forced != null ? forced : Runtime.getRuntime().availableProcessors();
-        int p = Math.min(cores, inputs);
+        int p = Math.min(forced != null ? forced : PARTS, inputs);
         if (p < 2 || forced == null && (n < 100_000 || m.stringSharing < PARTS_MIN_SHARING)) {
             return new int[] {0, n};
         }

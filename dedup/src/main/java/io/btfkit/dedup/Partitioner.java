@@ -279,7 +279,7 @@ final class Partitioner {
                 int b = color[i];
                 if (blockClass[b] == NONE) {
                     blockShape[b] = Shapes.hash(g.wordsOf(node), g.start(node), node);
-                    blockClass[b] = table.addCyclic(node, blockShape[b]);
+                    blockClass[b] = table.addCyclic(node, blockShape[b], p.keys);
                 }
                 p.cls[members[i]] = blockClass[b];
             }
