@@ -19,7 +19,7 @@ cat > "$prefix/bin/btfkit" <<LAUNCHER
 #!/usr/bin/env bash
 cds=(); [ -f "$prefix/share/btfkit/btfkit.jsa" ] && cds=(-XX:SharedArchiveFile="$prefix/share/btfkit/btfkit.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off)
 # the JVM flags of the repository's ./btfkit launcher (see the comment there)
-exec java -XX:+UseSerialGC -Xms64m -Xmn16m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:PretenureSizeThreshold=256k -XX:-UsePerfData -XX:TieredStopAtLevel=1 -XX:Tier3BackEdgeThreshold=2000 -Xss16m -Xshare:auto "\${cds[@]}" \${BTFKIT_JAVA_OPTS:-} -jar "$prefix/share/btfkit/btfkit.jar" "\$@"
+exec java -XX:+UseSerialGC -Xms32m -Xmn16m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:PretenureSizeThreshold=256k -XX:-UsePerfData -XX:TieredStopAtLevel=1 -XX:Tier3BackEdgeThreshold=2000 -Xss16m -Xshare:auto "\${cds[@]}" \${BTFKIT_JAVA_OPTS:-} -jar "$prefix/share/btfkit/btfkit.jar" "\$@"
 LAUNCHER
 chmod 0755 "$prefix/bin/btfkit"
 "$prefix/bin/btfkit" generate-completion > "$compdir/btfkit"
