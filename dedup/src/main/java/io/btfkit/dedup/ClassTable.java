@@ -161,6 +161,26 @@ final class ClassTable {
     final class KeyWriter {
         /** The chunk of the class columns this thread last made a class in (see {@link #newClass}). */
         private int classChunk = -1;
+        /**
+         * Per class of the layer, the member this thread met last (-1: none): the shape a hit is
+         * confirmed against. The representative lies wherever its class was first met, far off
+         * in memory by now; a member of a unit this thread just read is likely still in the cache
+         * (links of units meet each type in many units).
+         */
+        private int[] near = new int[0];
+
+        int near(int i) {
+            return i < near.length ? near[i] : -1;
+        }
+
+        void near(int i, int node) {
+            if (i >= near.length) {
+                int old = near.length;
+                near = Arrays.copyOf(near, Math.max(i + 1, Math.max(1024, old * 2)));
+                Arrays.fill(near, old, near.length, -1);
+            }
+            near[i] = node;
+        }
         private int chunk = -1;
         private int used = KEY_CHUNK;
 
@@ -248,19 +268,18 @@ final class ClassTable {
     /**
      * The class whose shape equals the type at {@code w[s]} and whose children are
      * {@code childClasses}, or NONE (possibly a miss of one made at this moment by another
-     * thread: {@link #findOrAdd} decides under the lock).
+     * thread: {@link #findOrAdd} decides under the lock). {@code writer} (may be null) is the
+     * calling thread's, whose nearby members of this layer's classes it compares with.
      */
-    int findFull(long h, int[] w, int s, int[] childClasses, int n) {
-        for (ClassTable t = this; t != null; t = t.parent) {
-            int c = t.findOwn(h, w, s, childClasses, n);
-            if (c != NONE) {
-                return c;
-            }
+    int findFull(long h, int[] w, int s, int[] childClasses, int n, KeyWriter writer) {
+        int c = findOwn(h, w, s, childClasses, n, writer);
+        for (ClassTable t = parent; c == NONE && t != null; t = t.parent) {
+            c = t.findOwn(h, w, s, childClasses, n, null);
         }
-        return NONE;
+        return c;
     }
 
-    private int findOwn(long h, int[] w, int s, int[] childClasses, int n) {
+    private int findOwn(long h, int[] w, int s, int[] childClasses, int n, KeyWriter writer) {
         ConcurrentHashIndex idx = fullIndex;
         int at = idx.first(h);
         while (true) {
@@ -269,7 +288,7 @@ final class ClassTable {
                 return NONE;
             }
             int c = (int) hit;
-            if (matches(c, w, s, childClasses, n)) {
+            if (matches(c, w, s, childClasses, n, writer)) {
                 return c;
             }
             at = idx.next((int) (hit >>> 32));
@@ -282,20 +301,21 @@ final class ClassTable {
      * threads never make two classes of one key.
      */
     int findOrAdd(long h, int[] w, int s, int repNode, int[] childClasses, int n, KeyWriter keys) {
-        int c = findFull(h, w, s, childClasses, n);
-        if (c != NONE) {
-            return c;
-        }
-        makeRoom();
-        synchronized (stripes[(int) (h >>> 32) & (STRIPES - 1)]) {
-            c = findOwn(h, w, s, childClasses, n);
-            if (c != NONE) {
-                return c;
+        int c = findFull(h, w, s, childClasses, n, keys);
+        if (c == NONE) {
+            makeRoom();
+            synchronized (stripes[(int) (h >>> 32) & (STRIPES - 1)]) {
+                c = findOwn(h, w, s, childClasses, n, keys);
+                if (c == NONE) {
+                    c = newClass(repNode, keys.write(childClasses, n), keys);
+                    fullIndex.add(h, c);
+                }
             }
-            c = newClass(repNode, keys.write(childClasses, n), keys);
-            fullIndex.add(h, c);
-            return c;
         }
+        if (c >= first) {
+            keys.near(c - first, repNode);
+        }
+        return c;
     }
 
     /**
@@ -357,7 +377,7 @@ final class ClassTable {
         }
     }
 
-    private boolean matches(int c, int[] w, int s, int[] childClasses, int n) {
+    private boolean matches(int c, int[] w, int s, int[] childClasses, int n, KeyWriter writer) {
         int at = keyAt(c);
         int[] k = keyChunks[at >>> 18];
         int o = at & (KEY_CHUNK - 1);
@@ -369,7 +389,10 @@ final class ClassTable {
                 return false;
             }
         }
-        int r = rep(c);
+        int r = writer == null ? -1 : writer.near(c - first);
+        if (r < 0) {
+            r = rep(c);
+        }
         return Shapes.equal(w, s, graph.wordsOf(r), graph.start(r));
     }
 
