@@ -9,7 +9,7 @@ usage: corpus/scripts/bench.sh WORKLOAD... [RUNS]
   workload: medians and the btfkit/libbpf ratios of time, CPU and peak RSS, and both tools'
   output type counts. The medians also go to BENCH_DIR/WORKLOAD/medians.
 
-The link workloads of issue 24 (`all` runs these six):
+The workloads of issue 24's table (`all` runs these six):
   link-modules  btfkit link --base VMLINUX MODULES/*.ko -o OUT
                 libbpf: btfref dedup --base VMLINUX -o OUT MODULES (add_btf of each, one dedup)
   link300       link of a 300-unit split of vmlinux 6.18 (CuSplitter VMLINUX DIR 300 1 0.5)
