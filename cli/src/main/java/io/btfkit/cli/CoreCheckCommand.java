@@ -32,7 +32,7 @@ final class CoreCheckCommand implements Callable<Integer> {
     @Option(names = "--btf", required = true, paramLabel = "TARGET", description = "the kernel's BTF (vmlinux, or a module's split BTF with --base)")
     Path targetFile;
 
-    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "B", description = "base BTF of a split TARGET")
+    @Option(names = {"-B", "--base", "--base-btf", "--btf_base"}, paramLabel = "B", description = "base BTF of a split TARGET")
     Path base;
 
     @Override

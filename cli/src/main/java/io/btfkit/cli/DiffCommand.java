@@ -21,10 +21,10 @@ import picocli.CommandLine.Parameters;
             "  btfkit diff vmlinux-6.1.0-47.btf vmlinux-6.1.0-56.btf",
             "  btfkit diff old.ko new.ko --base-a old-vmlinux.btf --base-b new-vmlinux.btf --json"})
 final class DiffCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "A")
+    @Parameters(index = "0", paramLabel = "A", description = "the old BTF")
     Path a;
 
-    @Parameters(index = "1", paramLabel = "B")
+    @Parameters(index = "1", paramLabel = "B", description = "the new BTF")
     Path b;
 
     @Option(names = "--base-a", paramLabel = "X", description = "base of A when A is split")
@@ -33,10 +33,10 @@ final class DiffCommand implements Callable<Integer> {
     @Option(names = "--base-b", paramLabel = "Y", description = "base of B when B is split")
     Path baseB;
 
-    @Option(names = "--json", description = "JSON report (fields documented in docs/DIFF.md)")
+    @Option(names = {"-j", "--json"}, description = "JSON report (fields documented in docs/DIFF.md)")
     boolean json;
 
-    @Option(names = {"-p", "--pretty"}, description = "JSON with every object and array on lines of its own (implies --json)")
+    @Option(names = {"-p", "--pretty"}, description = "JSON with every object and array on lines of its own, indented as bpftool -p (implies --json)")
     boolean pretty;
 
     @Override

@@ -44,10 +44,10 @@ final class LinkCommand implements Callable<Integer> {
     @Parameters(paramLabel = "INPUT", arity = "1..*", description = "raw BTF, ELF, compressed or text; in link order")
     List<Path> inputs;
 
-    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "B", description = "base BTF: inputs may be split on it; the output is split on it")
+    @Option(names = {"-B", "--base", "--base-btf", "--btf_base"}, paramLabel = "B", description = "base BTF: inputs may be split on it; the output is split on it")
     Path base;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "OUT", required = true)
+    @Option(names = {"-o", "--output"}, paramLabel = "OUT", required = true, description = "the linked BTF (- for stdout)")
     Path output;
 
     @Option(names = "--standalone", description = "with --base: one self-contained BTF holding the base and every input (with --no-dedup: end to end, nothing merged)")
@@ -75,7 +75,7 @@ final class LinkCommand implements Callable<Integer> {
     Path mapFile;
 
     @Mixin
-    OutputOptions out;
+    PlainOutputOptions out;
 
     @Override
     public Integer call() {
@@ -83,9 +83,6 @@ final class LinkCommand implements Callable<Integer> {
             throw new UsageException("--standalone needs --base");
         }
         OutOfMemory.during("linking " + inputs.size() + " inputs");
-        if (out.format == OutputOptions.Format.elf) {
-            throw new UsageException("link writes raw BTF or text, not ELF");
-        }
         if (fix && asWritten) {
             throw new UsageException("--fix and --as-written exclude each other");
         }

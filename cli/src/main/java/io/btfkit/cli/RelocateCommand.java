@@ -33,10 +33,10 @@ import picocli.CommandLine.Parameters;
             "  btfkit relocate mod.distilled.ko --base new-vmlinux.btf -o mod.btf",
             "  btfkit relocate --base new-vmlinux.btf --out-dir out/ dist/*.split.btf"})
 final class RelocateCommand implements Callable<Integer> {
-    @Parameters(paramLabel = "INPUT", arity = "1..*")
+    @Parameters(paramLabel = "INPUT", arity = "1..*", description = "split BTF on a distilled base (several with --out-dir)")
     List<Path> inputs;
 
-    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "NEW_BASE", required = true, description = "the base to relocate onto")
+    @Option(names = {"-B", "--base", "--base-btf", "--btf_base"}, paramLabel = "NEW_BASE", required = true, description = "the base to relocate onto")
     Path base;
 
     @Option(names = "--dist-base", paramLabel = "D", description = "the distilled base the input is split on")
