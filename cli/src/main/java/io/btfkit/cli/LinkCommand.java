@@ -173,8 +173,10 @@ final class LinkCommand implements Callable<Integer> {
             @Override
             public Btf read(int k) {
                 Btf u = Inputs.readRawReusing(inputs.get(k), baseBtf, buffers);
-                if (u == null) {
-                    LoadedInput li = Inputs.load(inputs.get(k), baseBtf);
+                if (u != null) {
+                    Inputs.refuseStandalone(inputs.get(k), u, baseBtf, true);
+                } else {
+                    LoadedInput li = Inputs.load(inputs.get(k), baseBtf, true);
                     if (li.source() != LoadedInput.Source.RAW || li.units().size() != 1) {
                         throw new NotStreamable();
                     }
@@ -198,7 +200,7 @@ final class LinkCommand implements Callable<Integer> {
             units.read.add(read[k]);
             units.idMaps.add(null);
             Path p = inputs.get(k);
-            units.loaders.add(() -> Inputs.load(p, baseBtf).units().get(0));
+            units.loaders.add(() -> Inputs.load(p, baseBtf, true).units().get(0));
         }
         return r;
     }
@@ -211,7 +213,7 @@ final class LinkCommand implements Callable<Integer> {
     private List<Btf> readUnits(Btf baseBtf, Units units) {
         LoadedInput[] read = new LoadedInput[inputs.size()];
         java.util.stream.IntStream.range(0, read.length).parallel()
-                .forEach(i -> read[i] = lean(Inputs.load(inputs.get(i), baseBtf)));
+                .forEach(i -> read[i] = lean(Inputs.load(inputs.get(i), baseBtf, true)));
         List<LoadedInput> loaded = new ArrayList<>(read.length);
         for (LoadedInput li : read) {
             for (Btf u : li.units()) {
@@ -273,7 +275,7 @@ final class LinkCommand implements Callable<Integer> {
                 Path p = li.path();
                 Btf b = us.get(k).base();
                 int blob = k;
-                loaders.add(() -> Inputs.load(p, b).units().get(blob));
+                loaders.add(() -> Inputs.load(p, b, true).units().get(blob));
             }
         }
 
