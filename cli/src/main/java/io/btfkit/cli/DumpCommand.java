@@ -101,7 +101,7 @@ final class DumpCommand implements Callable<Integer> {
         }
         int[] rootIds = selected;
         int from = withBase ? 1 : btf.firstId();
-        CHeaderOptions copts = (cStyle == CStyle.current ? CHeaderOptions.CURRENT_LIBBPF : CHeaderOptions.DEFAULT)
+        CHeaderOptions copts = (cStyle == CStyle.current ? CHeaderOptions.CURRENT_LIBBPF : CHeaderOptions.BPFTOOL_71)
                 .withPointerSize(in.elf() == null ? 0 : in.elf().is64() ? 8 : 4);
         Outputs.Body body = os -> {
             try {
