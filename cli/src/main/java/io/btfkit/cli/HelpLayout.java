@@ -53,19 +53,7 @@ final class HelpLayout {
         } finally {
             usage.width(width);
         }
-        List<String> elements = new ArrayList<>();
-        int depth = 0;
-        int start = 0;
-        for (int i = 0; i <= line.length(); i++) {
-            char c = i < line.length() ? line.charAt(i) : ' ';
-            depth += c == '[' || c == '(' ? 1 : c == ']' || c == ')' ? -1 : 0;
-            if (c == ' ' && depth <= 0) {
-                if (i > start) {
-                    elements.add(line.substring(start, i).replaceAll("(^|[\\s\\[(|])(-[-\\w]+)=", "$1$2 "));
-                }
-                start = i + 1;
-            }
-        }
+        List<String> elements = elements(line);
         // "btfkit distill" stays on the first line, after the heading ("Usage: "); the rest
         // wraps under the first option
         int head = Math.min(help.commandSpec().qualifiedName().split(" ").length, elements.size());
@@ -88,6 +76,41 @@ final class HelpLayout {
             }
         }
         return sb.append('\n').toString();
+    }
+
+    /**
+     * The elements of a one-line synopsis ({@code btfkit}, {@code distill}, {@code [-hqV]},
+     * {@code -B B}, {@code [--base-out OUT_BASE]}, ...): split at spaces outside brackets, with
+     * {@code --opt VALUE} for picocli's {@code --opt=VALUE}.
+     */
+    static List<String> elements(String line) {
+        List<String> elements = new ArrayList<>();
+        int depth = 0;
+        int start = 0;
+        for (int i = 0; i <= line.length(); i++) {
+            char c = i < line.length() ? line.charAt(i) : ' ';
+            depth += c == '[' || c == '(' ? 1 : c == ']' || c == ')' ? -1 : 0;
+            if (c == ' ' && depth <= 0) {
+                if (i > start) {
+                    elements.add(line.substring(start, i).replaceAll("(^|[\\s\\[(|])(-[-\\w]+)=", "$1$2 "));
+                }
+                start = i + 1;
+            }
+        }
+        return elements;
+    }
+
+    /** {@code spec}'s synopsis as one line of elements (for man pages). */
+    static List<String> synopsisElements(CommandLine.Model.CommandSpec spec) {
+        CommandLine.Help help = new CommandLine.Help(spec, CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
+        UsageMessageSpec usage = spec.usageMessage();
+        int width = usage.width();
+        usage.width(Integer.MAX_VALUE / 4);
+        try {
+            return elements(help.synopsis(0).strip().replaceAll("\\s+", " "));
+        } finally {
+            usage.width(width);
+        }
     }
 
     private static int width(CommandLine.Help help) {
