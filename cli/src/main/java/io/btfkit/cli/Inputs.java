@@ -18,6 +18,10 @@ final class Inputs {
     /** The file each base given on the command line was read from, to name it in messages. */
     private static final Map<Btf, Path> BASE_FILES = Collections.synchronizedMap(new WeakHashMap<>());
 
+    /**
+     * Reads {@code file} on {@code base}; a module's {@code /sys/kernel/btf/NAME} given without a
+     * base on the kernel's {@code /sys/kernel/btf/vmlinux} ({@link KernelBtf}).
+     */
     static LoadedInput load(Path file, Btf base) {
         return load(file, base, false);
     }
@@ -52,6 +56,9 @@ final class Inputs {
     }
 
     private static LoadedInput loadAny(Path file, Btf base) {
+        if (base == null && KernelBtf.isModule(file)) {
+            base = KernelBtf.base();
+        }
         try {
             return isStdin(file) ? InputLoader.load(file, readStdin(), base) : InputLoader.load(file, base);
         } catch (BaseMismatchException e) {
@@ -147,7 +154,7 @@ final class Inputs {
      * read into again: {@link io.btfkit.core.BtfReader.Scratch}).
      */
     static Btf readRawReusing(Path file, Btf base, java.util.Queue<byte[]> buffers, io.btfkit.core.BtfReader.Scratch scratch) {
-        if (isStdin(file)) {
+        if (isStdin(file) || base == null && KernelBtf.isModule(file)) {
             return null;
         }
         byte[] buf = buffers.poll();

@@ -3,6 +3,7 @@ package io.btfkit.cli;
 import io.btfkit.core.Btf;
 import io.btfkit.core.BtfException;
 import io.btfkit.core.io.LoadedInput;
+import io.btfkit.gcc.BpfObjectFixup;
 import io.btfkit.gcc.GccNormalizer;
 import io.btfkit.validate.OutputCheck;
 import io.btfkit.dedup.BaseIndex;
@@ -58,7 +59,8 @@ final class LinkCommand implements Callable<Integer> {
 
     @Option(names = "--fix", description = "also rewrite gcc 12 encodings the kernel rejects where the meaning is"
             + " unambiguous (SIGNED|CHAR, anonymous FUNCs, duplicate VARs; DATASEC layout and FUNC linkage from the"
-            + " object's symbol table)")
+            + " object's symbol table), and fill in the DATASECs of BPF objects from their ELF tables as libbpf's"
+            + " object open does")
     boolean fix;
 
     @Option(names = "--as-written", description = "do not normalise gcc 12 encodings (the output may fail verification)")
@@ -76,6 +78,10 @@ final class LinkCommand implements Callable<Integer> {
 
     @Mixin
     PlainOutputOptions out;
+
+    /** What the link says about gcc 12's encodings and BPF objects, once the output is known (null: not read so). */
+    private GccNotes gccNotes;
+    private BpfObjectNotes bpfNotes;
 
     @Override
     public Integer call() {
@@ -101,6 +107,10 @@ final class LinkCommand implements Callable<Integer> {
             }
             out.verify(r.btf(), units.sources(r));
             timer.lap("verify");
+            if (gccNotes != null) {
+                gccNotes.printSummary(r.btf(), fix);
+                bpfNotes.printSummary();
+            }
         } catch (BtfException e) {
             throw new FileException(output, e);
         }
@@ -232,12 +242,12 @@ final class LinkCommand implements Callable<Integer> {
         } else {
             List<GccNormalizer.FileResult> norm = GccNormalizer.normalize(loaded,
                     fix ? GccNormalizer.Level.FIX : GccNormalizer.Level.LINK);
-            GccNotes notes = new GccNotes("link", verbose, quiet);
+            gccNotes = new GccNotes("link", verbose, quiet);
+            bpfNotes = new BpfObjectNotes("link", fix, quiet);
             for (GccNormalizer.FileResult f : norm) {
-                notes.add(f.input().path(), f.applied(), f.kept());
-                units.add(f.input(), f.units(), btfs);
+                gccNotes.add(f.input().path(), f.applied(), f.kept());
+                units.add(f.input(), bpfNotes.fill(f), btfs);
             }
-            notes.printSummary();
         }
         return btfs;
     }
@@ -248,7 +258,7 @@ final class LinkCommand implements Callable<Integer> {
      * are not all held at once beside their parsed types.
      */
     private static LoadedInput lean(LoadedInput li) {
-        if (li.elf() != null && li.units().stream().anyMatch(GccNormalizer::isGccEncoded)) {
+        if (li.elf() != null && (li.units().stream().anyMatch(GccNormalizer::isGccEncoded) || BpfObjectFixup.isBpfObject(li))) {
             return li;
         }
         return new LoadedInput(li.path(), li.source(), li.compression(), li.units(), null, null,

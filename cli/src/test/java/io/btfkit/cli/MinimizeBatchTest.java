@@ -149,7 +149,7 @@ class MinimizeBatchTest {
         List<String> lines = c.err.lines().toList();
         assertEquals(4, lines.size(), c.err);
         assertTrue(lines.contains("btfkit: " + ambiguous + ": " + TASK_TRACE
-                + ": tracepoint/sched/sched_process_exec relo #0: field offset ambiguity: 0 != 4 ([2] and [3] disagree)"), c.err);
+                + ": tracepoint/sched/sched_process_exec relo #0: field offset ambiguity: 32 != 0 (bit offsets in candidates [3] and [2])"), c.err);
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("btfkit: " + junk + ": not BTF")), c.err);
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("btfkit: " + split + ": ")), c.err);
         assertTrue(lines.get(3).startsWith("btfkit: minimize: 1 ok, 3 failed in "), c.err);

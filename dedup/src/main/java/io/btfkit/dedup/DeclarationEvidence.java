@@ -15,6 +15,11 @@ final class DeclarationEvidence {
     final BaseIndex base;
     /** Each input is one compilation unit (a link of objects or per-CU BTF, none of them split). */
     final boolean units;
+    /**
+     * A link of two or more inputs that are whole programs split on the base (modules on their
+     * vmlinux): each input holds many units, already deduplicated.
+     */
+    final boolean wholeInputs;
     /** Parts of the merged ids partitioned in parallel (see {@code Deduplicator.parts}). */
     final int[] parts;
     /** Per merged type, the node a resolved declaration stands for, else -1. */
@@ -27,11 +32,12 @@ final class DeclarationEvidence {
     private Definitions.ByName byName;
     private boolean settled;
 
-    DeclarationEvidence(Merger.Merged m, BaseIndex base, boolean units, int[] parts, int[] aliasTarget,
+    DeclarationEvidence(Merger.Merged m, BaseIndex base, boolean units, boolean link, int[] parts, int[] aliasTarget,
                         PhaseTimer timer) {
         this.m = m;
         this.base = base;
         this.units = units;
+        this.wholeInputs = link && !units && m.anySplit && m.inputFirst.length - 1 >= 2;
         this.parts = parts;
         this.aliasTarget = aliasTarget;
         this.timer = timer;
@@ -58,15 +64,15 @@ final class DeclarationEvidence {
         return p >= 0 ? Math.min(p, parts.length - 2) : -p - 2;
     }
 
-    /** Enclosing definitions of the context rule; null unless each input is one unit. */
+    /** Enclosing definitions of the context rule; null unless it runs ({@link ContextRule#applies}). */
     ContextResolver.Enclosing enclosing() {
-        if (units && enclosing == null) {
+        if ((units || wholeInputs) && enclosing == null) {
             enclosing = ContextResolver.Enclosing.of(m);
         }
         return enclosing;
     }
 
-    /** The definitions pass, run on first use (with the enclosing definitions when units). */
+    /** The definitions pass, run on first use (with the enclosing definitions when the context rule runs). */
     Definitions definitions() {
         if (definitions == null) {
             definitions = Definitions.of(m.words, m.starts, m.firstId, base, false, parts,

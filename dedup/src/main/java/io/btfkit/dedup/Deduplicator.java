@@ -209,7 +209,8 @@ public final class Deduplicator {
         int[] aliasTarget = new int[m.starts.length - 1];
         Arrays.fill(aliasTarget, -1);
         boolean units = options.unitDeclarations() && !m.anySplit;
-        DeclarationChain.resolve(new DeclarationEvidence(m, baseIndex, units, parts, aliasTarget, timer), timer);
+        DeclarationChain.resolve(new DeclarationEvidence(m, baseIndex, units, options.unitDeclarations(), parts,
+                aliasTarget, timer), timer);
         collectBetweenPasses(m);
         Classes classes = partition(m, baseIndex, parts);
         timer.lap("partition");
