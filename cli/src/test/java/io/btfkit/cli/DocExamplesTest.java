@@ -153,9 +153,17 @@ class DocExamplesTest {
         Path outs = Files.createDirectories(work.resolve("out").resolve(doc.replace('/', '_')));
         StringBuilder script = new StringBuilder("__rc=0\n");
         List<String> skipped = new ArrayList<>();
+        int toolMissingInBlock = -1;
+        String toolMissing = null;
         for (int i = 0; i < examples.size(); i++) {
             DocExamples.Example e = examples.get(i);
             String why = e.notRun() != null ? "not run by the docs test: " + e.notRun() : missingTool(e.command());
+            if (why == null && e.block() == toolMissingInBlock) {
+                why = "follows a command of its block that was not run: " + toolMissing; // (it uses that one's output)
+            } else if (why != null && e.notRun() == null) {
+                toolMissingInBlock = e.block();
+                toolMissing = why;
+            }
             skipped.add(why);
             if (why != null) {
                 continue;
