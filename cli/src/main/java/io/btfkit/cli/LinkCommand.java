@@ -45,10 +45,10 @@ final class LinkCommand implements Callable<Integer> {
     @Parameters(paramLabel = "INPUT", arity = "1..*", description = "raw BTF, ELF, compressed or text; in link order")
     List<Path> inputs;
 
-    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "B", description = "base BTF: inputs may be split on it; the output is split on it")
+    @Option(names = {"-B", "--base", "--base-btf", "--btf_base"}, paramLabel = "B", description = "base BTF: inputs may be split on it; the output is split on it")
     Path base;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "OUT", required = true)
+    @Option(names = {"-o", "--output"}, paramLabel = "OUT", required = true, description = "the linked BTF (- for stdout)")
     Path output;
 
     @Option(names = "--standalone", description = "with --base: one self-contained BTF holding the base and every input (with --no-dedup: end to end, nothing merged)")
@@ -77,7 +77,7 @@ final class LinkCommand implements Callable<Integer> {
     Path mapFile;
 
     @Mixin
-    OutputOptions out;
+    PlainOutputOptions out;
 
     /** What the link says about gcc 12's encodings and BPF objects, once the output is known (null: not read so). */
     private GccNotes gccNotes;
@@ -89,9 +89,6 @@ final class LinkCommand implements Callable<Integer> {
             throw new UsageException("--standalone needs --base");
         }
         OutOfMemory.during("linking " + inputs.size() + " inputs");
-        if (out.format == OutputOptions.Format.elf) {
-            throw new UsageException("link writes raw BTF or text, not ELF");
-        }
         if (fix && asWritten) {
             throw new UsageException("--fix and --as-written exclude each other");
         }
@@ -186,8 +183,10 @@ final class LinkCommand implements Callable<Integer> {
             @Override
             public Btf read(int k) {
                 Btf u = Inputs.readRawReusing(inputs.get(k), baseBtf, buffers);
-                if (u == null) {
-                    LoadedInput li = Inputs.load(inputs.get(k), baseBtf);
+                if (u != null) {
+                    Inputs.refuseStandalone(inputs.get(k), u, baseBtf, true);
+                } else {
+                    LoadedInput li = Inputs.load(inputs.get(k), baseBtf, true);
                     if (li.source() != LoadedInput.Source.RAW || li.units().size() != 1) {
                         throw new NotStreamable();
                     }
@@ -211,7 +210,7 @@ final class LinkCommand implements Callable<Integer> {
             units.read.add(read[k]);
             units.idMaps.add(null);
             Path p = inputs.get(k);
-            units.loaders.add(() -> Inputs.load(p, baseBtf).units().get(0));
+            units.loaders.add(() -> Inputs.load(p, baseBtf, true).units().get(0));
         }
         return r;
     }
@@ -224,7 +223,7 @@ final class LinkCommand implements Callable<Integer> {
     private List<Btf> readUnits(Btf baseBtf, Units units) {
         LoadedInput[] read = new LoadedInput[inputs.size()];
         java.util.stream.IntStream.range(0, read.length).parallel()
-                .forEach(i -> read[i] = lean(Inputs.load(inputs.get(i), baseBtf)));
+                .forEach(i -> read[i] = lean(Inputs.load(inputs.get(i), baseBtf, true)));
         List<LoadedInput> loaded = new ArrayList<>(read.length);
         for (LoadedInput li : read) {
             for (Btf u : li.units()) {
@@ -286,7 +285,7 @@ final class LinkCommand implements Callable<Integer> {
                 Path p = li.path();
                 Btf b = us.get(k).base();
                 int blob = k;
-                loaders.add(() -> Inputs.load(p, b).units().get(blob));
+                loaders.add(() -> Inputs.load(p, b, true).units().get(blob));
             }
         }
 
