@@ -44,7 +44,7 @@ final class CoreCheckCommand implements Callable<Integer> {
             + " a module's /sys/kernel/btf/NAME is read on /sys/kernel/btf/vmlinux); default: /sys/kernel/btf/vmlinux")
     Path targetFile;
 
-    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "B", description = "base BTF of a split TARGET")
+    @Option(names = {"-B", "--base", "--base-btf", "--btf_base"}, paramLabel = "B", description = "base BTF of a split TARGET")
     Path base;
 
     @Override

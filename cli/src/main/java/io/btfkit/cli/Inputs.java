@@ -23,6 +23,39 @@ final class Inputs {
      * base on the kernel's {@code /sys/kernel/btf/vmlinux} ({@link KernelBtf}).
      */
     static LoadedInput load(Path file, Btf base) {
+        return load(file, base, false);
+    }
+
+    /**
+     * {@link #load(Path, Btf)}; with a base, standalone BTF (the reader keeps it standalone: its
+     * strings start with NUL and it reads on its own) is refused, as the base would be silently
+     * ignored — except, when {@code linking}, {@code gcc -gbtf} output, which {@code link --base}
+     * links onto the base (docs/GCC.md).
+     */
+    static LoadedInput load(Path file, Btf base, boolean linking) {
+        LoadedInput li = loadAny(file, base);
+        if (base != null) {
+            for (Btf u : li.units()) {
+                refuseStandalone(file, u, base, linking);
+            }
+        }
+        return li;
+    }
+
+    /** Refuses {@code unit} read from {@code file} when a base was given and it is standalone (see {@link #load(Path, Btf, boolean)}). */
+    static void refuseStandalone(Path file, Btf unit, Btf base, boolean linking) {
+        if (base == null || unit.isSplit() || (linking && io.btfkit.core.io.GccSignature.isGccEncoded(unit))) {
+            return;
+        }
+        Path baseFile = BASE_FILES.get(base);
+        throw new FileException(file, new io.btfkit.core.BtfFormatException("is standalone BTF, not split BTF of "
+                + (baseFile == null ? "the given base" : Names.quote(baseFile)) + " (its strings start with the empty"
+                + " string and it reads without a base): drop the base"
+                + (linking ? "" : io.btfkit.core.io.GccSignature.isGccEncoded(unit)
+                    ? " (gcc -gbtf output: 'btfkit link --base' links it onto a base)" : "")));
+    }
+
+    private static LoadedInput loadAny(Path file, Btf base) {
         if (base == null && KernelBtf.isModule(file)) {
             base = KernelBtf.base();
         }

@@ -45,10 +45,10 @@ final class LinkCommand implements Callable<Integer> {
     @Parameters(paramLabel = "INPUT", arity = "1..*", description = "raw BTF, ELF, compressed or text; in link order")
     List<Path> inputs;
 
-    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "B", description = "base BTF: inputs may be split on it; the output is split on it")
+    @Option(names = {"-B", "--base", "--base-btf", "--btf_base"}, paramLabel = "B", description = "base BTF: inputs may be split on it; the output is split on it")
     Path base;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "OUT", required = true)
+    @Option(names = {"-o", "--output"}, paramLabel = "OUT", required = true, description = "the linked BTF (- for stdout)")
     Path output;
 
     @Option(names = "--standalone", description = "with --base: one self-contained BTF holding the base and every input (with --no-dedup: end to end, nothing merged)")
@@ -77,7 +77,7 @@ final class LinkCommand implements Callable<Integer> {
     Path mapFile;
 
     @Mixin
-    OutputOptions out;
+    PlainOutputOptions out;
 
     /** What the link says about gcc 12's encodings and BPF objects, once the output is known (null: not read so). */
     private GccNotes gccNotes;
@@ -89,9 +89,6 @@ final class LinkCommand implements Callable<Integer> {
             throw new UsageException("--standalone needs --base");
         }
         OutOfMemory.during("linking " + inputs.size() + " inputs");
-        if (out.format == OutputOptions.Format.elf) {
-            throw new UsageException("link writes raw BTF or text, not ELF");
-        }
         if (fix && asWritten) {
             throw new UsageException("--fix and --as-written exclude each other");
         }
@@ -188,8 +185,10 @@ final class LinkCommand implements Callable<Integer> {
             @Override
             public Btf read(int k) {
                 Btf u = StreamedInputs.read(inputs.get(k), plans[k], baseBtf, buffers, scratch.get());
-                if (u == null) {
-                    LoadedInput li = Inputs.load(inputs.get(k), baseBtf);
+                if (u != null) {
+                    Inputs.refuseStandalone(inputs.get(k), u, baseBtf, true);
+                } else {
+                    LoadedInput li = Inputs.load(inputs.get(k), baseBtf, true);
                     if (li.units().size() != 1 || li.distilledBase() != null || li.ext() != null) {
                         throw new NotStreamable();
                     }
@@ -213,7 +212,7 @@ final class LinkCommand implements Callable<Integer> {
             units.read.add(read[k]);
             units.idMaps.add(null);
             Path p = inputs.get(k);
-            units.loaders.add(() -> Inputs.load(p, baseBtf).units().get(0));
+            units.loaders.add(() -> Inputs.load(p, baseBtf, true).units().get(0));
         }
         return r;
     }
@@ -229,7 +228,7 @@ final class LinkCommand implements Callable<Integer> {
         List<Btf> btfs = new ArrayList<>();
         if (asWritten) {
             java.util.stream.IntStream.range(0, n).parallel()
-                    .forEach(i -> read[i] = lean(checkedBase(Inputs.load(inputs.get(i), baseBtf), baseBtf)));
+                    .forEach(i -> read[i] = lean(checkedBase(Inputs.load(inputs.get(i), baseBtf, true), baseBtf)));
             for (LoadedInput li : read) {
                 units.add(li, null, btfs);
             }
@@ -240,7 +239,7 @@ final class LinkCommand implements Callable<Integer> {
         // so the objects are never all held with their file bytes
         GccNormalizer.Survey survey = new GccNormalizer.Survey();
         java.util.stream.IntStream.range(0, n).parallel().forEach(i -> {
-            LoadedInput li = checkedBase(Inputs.load(inputs.get(i), baseBtf), baseBtf);
+            LoadedInput li = checkedBase(Inputs.load(inputs.get(i), baseBtf, true), baseBtf);
             survey.add(li);
             LoadedInput kept = lean(li);
             // (standard input cannot be read twice)
@@ -251,7 +250,7 @@ final class LinkCommand implements Callable<Integer> {
         // 2. each input normalised, keeping its units (and the ELF of a BPF object only)
         GccNormalizer.FileResult[] norm = new GccNormalizer.FileResult[n];
         java.util.stream.IntStream.range(0, n).parallel().forEach(i -> {
-            LoadedInput li = read[i] != null ? read[i] : Inputs.load(inputs.get(i), baseBtf);
+            LoadedInput li = read[i] != null ? read[i] : Inputs.load(inputs.get(i), baseBtf, true);
             read[i] = null;
             GccNormalizer.FileResult f = GccNormalizer.normalize(li, plan, level);
             norm[i] = BpfObjectFixup.isBpfObject(li) ? f
@@ -315,7 +314,7 @@ final class LinkCommand implements Callable<Integer> {
                 Path p = li.path();
                 Btf b = us.get(k).base();
                 int blob = k;
-                loaders.add(() -> Inputs.load(p, b).units().get(blob));
+                loaders.add(() -> Inputs.load(p, b, true).units().get(blob));
             }
         }
 

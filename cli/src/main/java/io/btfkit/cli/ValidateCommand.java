@@ -43,10 +43,10 @@ import picocli.CommandLine.Parameters;
 final class ValidateCommand implements Callable<Integer> {
     enum ProfileName { kernel, structural }
 
-    @Parameters(paramLabel = "INPUT", arity = "1..*")
+    @Parameters(paramLabel = "INPUT", arity = "1..*", description = "BTF to check, one or many (many run in parallel)")
     List<Path> inputs;
 
-    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "B", description = "base BTF of split inputs")
+    @Option(names = {"-B", "--base", "--base-btf", "--btf_base"}, paramLabel = "B", description = "base BTF of split inputs")
     Path base;
 
     @Option(names = "--first", description = "stop at the first finding")

@@ -109,7 +109,7 @@ class MinimizeBatchTest {
         Cli m = run(List.of("minimize", "-q", "--out-dir", mixed, "-B", vmlinux, moduleReads, modules.get(1),
                 TestData.golden("vmlinux-6.1.0-47.btf")));
         assertEquals(1, m.exit, m.toString());
-        assertTrue(m.err.contains("vmlinux-6.1.0-47.btf: does not seem to be split BTF of"), m.err);
+        assertTrue(m.err.contains("vmlinux-6.1.0-47.btf: is standalone BTF, not split BTF of"), m.err);
         assertTrue(Files.exists(mixed.resolve("roles.split.btf")));
         assertFalse(Files.exists(mixed.resolve("vmlinux-6.1.0-47.split.btf")));
     }

@@ -99,7 +99,7 @@ public final class InputLoader {
             return readBlob(data, 0, data.length, base);
         } catch (BtfFormatException e) {
             if (base == null && looksSplit(data)) {
-                throw new BtfFormatException(e.getMessage() + " (this looks like split BTF: give its base with --base)", e);
+                throw new SplitNeedsBaseException(e.getMessage() + " (this looks like split BTF: give its base with --base)", e);
             }
             throw e;
         }
@@ -191,11 +191,11 @@ public final class InputLoader {
     }
 
     /**
-     * One blob, split on {@code base} when one is given — except BTF written by {@code gcc -gbtf},
-     * which is always standalone (gcc knows nothing of a base): with a base, a blob whose string
-     * section starts with NUL (as a standalone one must; module BTF almost never does) and that
-     * read standalone shows gcc 12's encodings is kept standalone, so {@code link --base vmlinux}
-     * can link gcc objects onto the kernel.
+     * One blob, split on {@code base} when one is given — except standalone BTF: with a base, a
+     * blob whose string section starts with NUL (as a standalone one must; split BTF from pahole,
+     * libbpf or btfkit never does) and that reads on its own is read standalone, whatever names of
+     * the base its offsets happen to hit. The caller sees a unit with no base and decides: {@code
+     * link --base vmlinux} links {@code gcc -gbtf} objects onto the kernel, other commands refuse.
      */
     private static Btf readBlob(byte[] data, int off, int len, Btf base) {
         return readBlob(data, off, len, base, null);
@@ -204,10 +204,7 @@ public final class InputLoader {
     private static Btf readBlob(byte[] data, int off, int len, Btf base, BtfReader.Scratch scratch) {
         if (base != null && stringsStartWithNul(data, off, len)) {
             try {
-                Btf standalone = BtfReader.read(data, off, len, null);
-                if (GccSignature.isGccEncoded(standalone)) {
-                    return standalone;
-                }
+                return BtfReader.read(data, off, len, null);
             } catch (BtfFormatException e) {
                 // not readable standalone: read it as split below
             }
