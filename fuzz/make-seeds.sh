@@ -4,8 +4,8 @@
 # vmlinux (../shared). Seeds are committed; run this only to rebuild them. Hand-written seeds
 # (*.txt written below, and crash-* reproducers Jazzer adds) live beside the generated ones.
 #
-# Needs: llvm-objcopy, bpftool, xz, gzip, zstd, java; the corpus module compiled
-# (mvn -q -pl corpus -am compile) for the vmlinux slices.
+# Needs: llvm-objcopy, bpftool, clang, xz, gzip, zstd, java; the corpus module compiled
+# (mvn -q -pl corpus -am compile) for the vmlinux slices; ./btfkit for the minimized kernel seeds.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -88,5 +88,29 @@ for fmt in 0 1 2 3; do
 done
 { printf '\x01'; cat "$text/queue.txt"; } > "$wrap/queue.txt.1"
 { printf '\x00'; cat "$samples/gcc/worker.o"; } > "$wrap/worker.o.0"
+
+# CO-RE relocations (CoreReloFuzzTest; the fixed inputs are core_reads' .BTF, its .BTF.ext and
+# kernel/min-6.18-all.btf): core_reads built as corpus/samples builds it (its .BTF and .BTF.ext are
+# the relos/local seeds the target reads), big-endian, and with -mcpu=v3 (other instruction
+# offsets; clang also orders two of its types the other way round, so its records name other
+# kinds in the fixed .BTF); the .BTF as raw text; the kernel side as text and minimized on 6.1.
+relos=$(dir CoreReloFuzzTestInputs/relos)
+local_=$(dir CoreReloFuzzTestInputs/local)
+kernel=$(dir CoreReloFuzzTestInputs/kernel)
+cp "$samples/bpf/core_reads.c" "$samples/bpf/bpf_defs.h" "$tmp/"
+for v in "bpf:bpf:" "bpfeb:bpfeb:" "bpf:v3.bpf:-mcpu=v3"; do
+    IFS=: read -r target stem opt <<<"$v"
+    # shellcheck disable=SC2086
+    (cd "$tmp" && clang -g -O2 -Wall -fdebug-prefix-map="$tmp"=. -target "$target" $opt -c core_reads.c -o cr.o)
+    llvm-objcopy --dump-section .BTF.ext="$relos/core_reads.$stem.btf.ext" "$tmp/cr.o" "$tmp/out.o"
+    [ "$stem" = v3.bpf ] || llvm-objcopy --dump-section .BTF="$local_/core_reads.$stem.btf" "$tmp/cr.o" "$tmp/out.o"
+done
+bpftool btf dump file "$local_/core_reads.bpf.btf" format raw > "$local_/core_reads.txt"
+bpftool btf dump file "$kernel/min-6.18-all.btf" format raw > "$kernel/min-6.18-all.txt"
+for k in 6.1.0-47 6.1.0-56; do
+    if [ -f "$shared/golden/vmlinux-$k.btf" ]; then
+        "$root/btfkit" minimize "$shared/golden/vmlinux-$k.btf" "$samples/bpf/core_reads.bpf.o" -o "$kernel/min-$k-core_reads.btf"
+    fi
+done
 
 echo "seeds written under $res"

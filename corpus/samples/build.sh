@@ -41,6 +41,8 @@ for f in task_trace net_stats core_reads module_reads; do
 	(cd bpf && $CLANG_BPF -target bpf -c "$f.c" -o "$f.bpf.o")
 done
 (cd bpf && $CLANG_BPF -target bpfeb -c task_trace.c -o task_trace.bpfeb.o)
+# core/: the CO-RE rules sample and its kernel (kept apart from bpf/*.bpf.o, the benchmarks' set).
+(cd core && $CLANG -g -O2 -Wall -fdebug-prefix-map=$HERE/core=. -target bpf -c core_rules.c -o core_rules.bpf.o)
 
 # elf/: other ELF shapes.
 # - ELF32 little-endian object with .BTF (i386).

@@ -11,10 +11,9 @@ command -v gnuplot >/dev/null || apt-get install -y -qq gnuplot-nox >/dev/null
 echo -e "units\tinput_types\tbtfkit_s\tbtfkit_rss_mb\tlibbpf_s\tlibbpf_rss_mb" > "$tsv"
 for n in 100 300 1000 3000; do
   out=$("$root/corpus/scripts/bench.sh" "link$n" "$runs" | tail -1)
-  types=$(grep -o 'input_types=[0-9]*' "$root/corpus/target/bench/err.libbpf" | cut -d= -f2)
-  a=$(echo "$out" | sed -E 's/.*btfkit median ([0-9.]+)s \(peak RSS ([0-9.]+) KB\).*/\1 \2/')
-  b=$(echo "$out" | sed -E 's/.*libbpf median ([0-9.]+)s \(peak RSS ([0-9.]+) KB\).*/\1 \2/')
-  read -r as ar <<<"$a"; read -r bs br <<<"$b"
+  dir=${BTFKIT_BENCH_DIR:-$root/corpus/target/bench}/link$n
+  types=$(grep -o 'input_types=[0-9]*' "$dir/err.libbpf" | cut -d= -f2)
+  read -r as _ ar bs _ br < "$dir/medians" # wall, CPU, RSS KB: btfkit, then libbpf
   echo -e "$n\t$types\t$as\t$((${ar%.*} / 1024))\t$bs\t$((${br%.*} / 1024))" >> "$tsv"
   echo "$out"
 done

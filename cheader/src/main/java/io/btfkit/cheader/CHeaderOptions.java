@@ -13,14 +13,17 @@ package io.btfkit.cheader;
  *                      {@code __attribute__((mode(word)))}, so such enums keep their BTF size
  *                      when compiled; a TYPE_TAG with kind_flag (an attribute, not a tag)
  *                      prints as {@code __attribute__((NAME))}; gcc's ARM {@code __PolyN_t}
- *                      base types get a typedef to a standard type. Off by default, so the
- *                      output is byte-identical to bpftool 7.1.
+ *                      base types get a typedef to a standard type. On by default, as in
+ *                      {@code btfkit dump --format c}: struct layouts then match the BTF; off
+ *                      ({@link #BPFTOOL_71}), the output is byte-identical to bpftool 7.1.
  */
 public record CHeaderOptions(int pointerSize, boolean currentLibbpf) {
-    /** bpftool 7.1's output, byte for byte. */
-    public static final CHeaderOptions DEFAULT = new CHeaderOptions(0, false);
     /** Current libbpf's output (sizes of odd-sized enums preserved). */
     public static final CHeaderOptions CURRENT_LIBBPF = new CHeaderOptions(0, true);
+    /** bpftool 7.1's output (Debian's bpftool 7.1, libbpf 1.1), byte for byte. */
+    public static final CHeaderOptions BPFTOOL_71 = new CHeaderOptions(0, false);
+    /** What the printer's overloads without options, and {@code btfkit dump --format c}, print: {@link #CURRENT_LIBBPF}. */
+    public static final CHeaderOptions DEFAULT = CURRENT_LIBBPF;
 
     public CHeaderOptions {
         if (pointerSize != 0 && pointerSize != 4 && pointerSize != 8) {

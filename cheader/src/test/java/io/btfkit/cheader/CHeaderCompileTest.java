@@ -92,9 +92,9 @@ class CHeaderCompileTest {
     @Test
     void vmlinux618HeaderCompilesWithItsLayout() {
         Btf btf = BtfReader.read(TestData.bytes(TestData.vmlinux618()));
-        Path gccLayout = asserts("vmlinux", btf, CHeaderOptions.DEFAULT, vmlinuxSelection(btf), false);
+        Path gccLayout = asserts("vmlinux", btf, CHeaderOptions.BPFTOOL_71, vmlinuxSelection(btf), false);
         CCompiler.gcc(List.of()).assertCompiles(gccLayout);
-        Path bpfLayout = asserts("vmlinux-bpf", btf, CHeaderOptions.DEFAULT, vmlinuxSelection(btf), true);
+        Path bpfLayout = asserts("vmlinux-bpf", btf, CHeaderOptions.BPFTOOL_71, vmlinuxSelection(btf), true);
         CCompiler.clang("bpf").assertCompiles(bpfLayout);
     }
 
@@ -135,8 +135,8 @@ class CHeaderCompileTest {
         CCompiler clang = CCompiler.clang("bpf");
         for (String module : modules) {
             Btf btf = CSamples.goldenModule(module);
-            gcc.assertCompiles(write(module + ".h", btf, CHeaderOptions.DEFAULT));
-            clang.assertCompiles(write(module + "-bpf.h", btf, CHeaderOptions.DEFAULT));
+            gcc.assertCompiles(write(module + ".h", btf, CHeaderOptions.BPFTOOL_71));
+            clang.assertCompiles(write(module + "-bpf.h", btf, CHeaderOptions.BPFTOOL_71));
         }
     }
 

@@ -170,9 +170,9 @@ class CHeaderHostileTest {
         for (int k = 0; k < n; k++) {
             proto = b.addFuncProto(proto);
         }
-        assertEquals("", CHeaderPrinterTest.body(b.build(), CHeaderOptions.DEFAULT), "prototypes alone print nothing");
+        assertEquals("", CHeaderPrinterTest.body(b.build(), CHeaderOptions.BPFTOOL_71), "prototypes alone print nothing");
 
-        assertEquals(typedefChainText(n / 2), CHeaderPrinterTest.body(typedefChain(n / 2), CHeaderOptions.DEFAULT));
+        assertEquals(typedefChainText(n / 2), CHeaderPrinterTest.body(typedefChain(n / 2), CHeaderOptions.BPFTOOL_71));
     }
 
     /**
@@ -238,14 +238,14 @@ class CHeaderHostileTest {
             sameAsBpftool(bpftool, file, RawTextParser.parse(text, null), text);
         }
         sameAsBpftool(bpftool, file, typedefChain(300), "typedef chain");
-        assertEquals(CHeaderPrinterTest.body(typedefChain(300), CHeaderOptions.DEFAULT), typedefChainText(300));
+        assertEquals(CHeaderPrinterTest.body(typedefChain(300), CHeaderOptions.BPFTOOL_71), typedefChainText(300));
     }
 
     private static void sameAsBpftool(Path bpftool, Path file, Btf btf, String what) throws IOException {
         Files.write(file, BtfWriter.write(btf));
         byte[] expected = io.btfkit.core.TestData.run(List.of(bpftool.toString(), "btf", "dump", "file",
                 file.toString(), "format", "c"));
-        CHeaderRealDataTest.assertSameText(expected, CHeaderRealDataTest.header(btf, CHeaderOptions.DEFAULT), what);
+        CHeaderRealDataTest.assertSameText(expected, CHeaderRealDataTest.header(btf, CHeaderOptions.BPFTOOL_71), what);
     }
 
     /** Counts what is written and keeps the last two blocks (the printer writes 64 KiB at a time). */

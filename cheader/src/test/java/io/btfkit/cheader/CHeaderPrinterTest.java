@@ -220,7 +220,7 @@ class CHeaderPrinterTest {
 
     /** The header body for {@code text} with the default (bpftool 7.1) options. */
     static String body(String text) {
-        return body(RawTextParser.parse(text, null), CHeaderOptions.DEFAULT);
+        return body(RawTextParser.parse(text, null), CHeaderOptions.BPFTOOL_71);
     }
 
     static String body(Btf btf, CHeaderOptions options) {
@@ -537,7 +537,7 @@ class CHeaderPrinterTest {
                 """;
         assertEquals(modes, body(btf, CHeaderOptions.CURRENT_LIBBPF));
         assertEquals(modes.replace(" __attribute__((mode(byte)))", "").replace(" __attribute__((mode(word)))", ""),
-                body(btf, CHeaderOptions.DEFAULT));
+                body(btf, CHeaderOptions.BPFTOOL_71));
         // a 4-byte pointer target has no 8-byte word mode
         assertEquals(modes.replace(" __attribute__((mode(word)))", ""), body(btf, CHeaderOptions.CURRENT_LIBBPF.withPointerSize(4)));
 
@@ -566,7 +566,7 @@ class CHeaderPrinterTest {
         assertEquals(current, body(tags, CHeaderOptions.CURRENT_LIBBPF));
         assertEquals(current.replace("typedef unsigned char __Poly8_t;\n\n", "")
                 .replace("__attribute__((address_space(1)))", "__attribute__((btf_type_tag(\"address_space(1)\")))"),
-                body(tags, CHeaderOptions.DEFAULT));
+                body(tags, CHeaderOptions.BPFTOOL_71));
     }
 
     @Test
@@ -599,7 +599,7 @@ class CHeaderPrinterTest {
                 \tint *p;
                 } __attribute__((packed));
 
-                """, body(RawTextParser.parse(text, null), CHeaderOptions.DEFAULT.withPointerSize(8)));
+                """, body(RawTextParser.parse(text, null), CHeaderOptions.BPFTOOL_71.withPointerSize(8)));
     }
 
     private static final String BASE = """
@@ -751,7 +751,7 @@ class CHeaderPrinterTest {
 
     @Test
     void optionsRejectOtherPointerSizes() {
-        assertThrows(IllegalArgumentException.class, () -> CHeaderOptions.DEFAULT.withPointerSize(2));
+        assertThrows(IllegalArgumentException.class, () -> CHeaderOptions.BPFTOOL_71.withPointerSize(2));
     }
 
     interface Printing {

@@ -23,7 +23,7 @@ final class CSamples {
 
     record Sample(String name, Path path, Btf btf, int pointerSize) {
         CHeaderOptions options() {
-            return CHeaderOptions.DEFAULT.withPointerSize(pointerSize);
+            return CHeaderOptions.BPFTOOL_71.withPointerSize(pointerSize);
         }
 
         /** gcc's target flag matching the object (the i386 one needs -m32). */

@@ -19,17 +19,17 @@ import picocli.CommandLine.Parameters;
         footer = {"", "Example:",
             "  btfkit dump vmlinux.btf > v.txt; btfkit asm v.txt -o v.btf"})
 final class AsmCommand implements Callable<Integer> {
-    @Parameters(paramLabel = "INPUT.txt")
+    @Parameters(paramLabel = "INPUT.txt", description = "BTF as text (- for stdin)")
     Path input;
 
-    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "B", description = "base BTF of split text")
+    @Option(names = {"-B", "--base", "--base-btf", "--btf_base"}, paramLabel = "B", description = "base BTF of split text")
     Path base;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "OUT", required = true)
+    @Option(names = {"-o", "--output"}, paramLabel = "OUT", required = true, description = "the BTF written (- for stdout)")
     Path output;
 
     @Mixin
-    OutputOptions out;
+    PlainOutputOptions out;
 
     @Override
     public Integer call() {

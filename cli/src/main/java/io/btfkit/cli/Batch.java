@@ -47,6 +47,14 @@ final class Batch {
         PrintWriter messages = progress.guard(err);
         // the pool's threads, created below, inherit these: every line of the work clears the bar first
         Streams.set(progress.guard(stdout), messages);
+        // Ctrl-C (or a kill) ends the JVM while the work goes on: erase the bar and say so (exit 130 is the JVM's)
+        java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread onInterrupt = new Thread(() -> {
+            if (running.get()) {
+                progress.interrupted();
+            }
+        }, "btfkit-interrupted");
+        Runtime.getRuntime().addShutdownHook(onInterrupt);
         int threads = Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), inputs.size()));
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "btfkit-batch");
@@ -91,6 +99,12 @@ final class Batch {
         } catch (java.util.concurrent.ExecutionException e) {
             throw new IllegalStateException(e.getCause());
         } finally {
+            running.set(false);
+            try {
+                Runtime.getRuntime().removeShutdownHook(onInterrupt);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down: the hook runs (and, the run being over, says nothing)
+            }
             pool.shutdownNow();
             try {
                 pool.awaitTermination(10, TimeUnit.SECONDS);

@@ -30,10 +30,10 @@ import picocli.CommandLine.Parameters;
             "  btfkit convert mod.ko --base vmlinux.btf --out-format text -o mod.txt",
             "  btfkit convert --fix obj.o --out-format elf -o obj.fixed.o"})
 final class ConvertCommand implements Callable<Integer> {
-    @Parameters(paramLabel = "INPUT", arity = "1..*")
+    @Parameters(paramLabel = "INPUT", arity = "1..*", description = "BTF in any form btfkit reads (several with --out-dir)")
     List<Path> inputs;
 
-    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "B", description = "base BTF of split inputs")
+    @Option(names = {"-B", "--base", "--base-btf", "--btf_base"}, paramLabel = "B", description = "base BTF of split inputs")
     Path base;
 
     @Option(names = {"-o", "--output"}, paramLabel = "OUT", description = "output (one input)")

@@ -30,7 +30,7 @@ final class DedupCommand implements Callable<Integer> {
     @Parameters(paramLabel = "INPUT", arity = "1..*", description = "raw BTF, ELF, compressed or text")
     List<Path> inputs;
 
-    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "B", description = "base BTF the inputs are split on")
+    @Option(names = {"-B", "--base", "--base-btf", "--btf_base"}, paramLabel = "B", description = "base BTF the inputs are split on")
     Path base;
 
     @Option(names = {"-o", "--output"}, paramLabel = "OUT", description = "output file (one input)")

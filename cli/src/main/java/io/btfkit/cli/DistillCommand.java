@@ -27,10 +27,10 @@ import picocli.CommandLine.Parameters;
             "  btfkit distill mod.ko --base vmlinux.btf --out-format elf -o mod.distilled.ko",
             "  btfkit distill --base vmlinux.btf --out-dir out/ modules/*.ko.xz"})
 final class DistillCommand implements Callable<Integer> {
-    @Parameters(paramLabel = "INPUT", arity = "1..*")
+    @Parameters(paramLabel = "INPUT", arity = "1..*", description = "split BTF on --base, e.g. a module (several with --out-dir)")
     List<Path> inputs;
 
-    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "B", required = true, description = "the full base the input is split on")
+    @Option(names = {"-B", "--base", "--base-btf", "--btf_base"}, paramLabel = "B", required = true, description = "the full base the input is split on")
     Path base;
 
     @Option(names = {"-o", "--output"}, paramLabel = "OUT_SPLIT", description = "new split BTF (one input)")

@@ -38,13 +38,16 @@ final class DumpCommand implements Callable<Integer> {
     @Parameters(paramLabel = "INPUT", description = "raw BTF, ELF (.BTF), compressed, or BTF text")
     Path input;
 
-    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "B", description = "base BTF of a split input")
+    @Option(names = {"-B", "--base", "--base-btf", "--btf_base"}, paramLabel = "B", description = "base BTF of a split input")
     Path base;
 
     @Option(names = "--format", paramLabel = "FMT",
             description = "raw (bpftool), json (bpftool -j), c (C header, the vmlinux.h use), summary (one line per type);"
                 + " default: raw (json with --pretty)")
     Format format;
+
+    @Option(names = {"-j", "--json"}, description = "JSON output, as bpftool -j prints it (the same as --format json)")
+    boolean json;
 
     @Option(names = {"-p", "--pretty"}, description = "JSON output, indented as bpftool -p indents it (implies --format json)")
     boolean pretty;
@@ -54,9 +57,10 @@ final class DumpCommand implements Callable<Integer> {
                 + "(byte-identical to Debian's bpftool 7.1); default: ${DEFAULT-VALUE}")
     CStyle cStyle;
 
-    @Option(names = "--root", paramLabel = "TYPE", split = ",",
-            description = "C output: only these types and what they need, in this order; a TYPE is an id, a name"
-                + " (task_struct) or KIND:NAME (struct:task_struct) when several kinds share the name")
+    @Option(names = {"--root", "-C"}, paramLabel = "TYPE", split = ",",
+            description = "C output (implies --format c): only these types and what they need, in this order, as"
+                + " pahole -C; a TYPE is an id, a name (task_struct; a struct before its own typedef) or KIND:NAME"
+                + " (struct:task_struct) when several kinds share the name; a FUNC or VAR gives the types it uses")
     String[] roots;
 
     @Option(names = "--with-base", description = "also print the base types first")
@@ -68,9 +72,12 @@ final class DumpCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (format == null) {
-            format = pretty ? Format.json : Format.raw;
-        } else if (pretty && format != Format.json) {
-            throw new UsageException("--pretty is for JSON output, not --format " + format);
+            format = pretty || json ? Format.json : roots != null ? Format.c : Format.raw;
+        } else if ((pretty || json) && format != Format.json) {
+            throw new UsageException((pretty ? "--pretty" : "--json") + " is for JSON output, not --format " + format);
+        }
+        if (roots != null && (pretty || json)) {
+            throw new UsageException("--root selects the types of C output, not of JSON");
         }
         if (roots != null && format != Format.c) {
             throw new UsageException("--root selects the types of C output (--format c)");
@@ -78,14 +85,23 @@ final class DumpCommand implements Callable<Integer> {
         Outputs.check(List.of(input), Outputs.given(base), Outputs.given(output), false);
         LoadedInput in = Inputs.load(input, Inputs.base(base));
         Btf btf = Inputs.btf(in);
-        int[] rootIds;
-        try {
-            rootIds = roots == null ? null : RootTypes.resolve(btf, List.of(roots));
-        } catch (BtfException e) {
-            throw new FileException(input, e);
+        int[] selected = null;
+        if (roots != null) {
+            RootTypes.Selection sel;
+            try {
+                sel = RootTypes.select(btf, List.of(roots));
+            } catch (BtfException e) {
+                throw new FileException(input, e);
+            }
+            selected = sel.ids();
+            for (String note : sel.notes()) {
+                Streams.err().println("btfkit: " + Names.quote(input) + ": " + io.btfkit.core.Printable.oneLine(note));
+            }
+            Streams.err().flush();
         }
+        int[] rootIds = selected;
         int from = withBase ? 1 : btf.firstId();
-        CHeaderOptions copts = (cStyle == CStyle.current ? CHeaderOptions.CURRENT_LIBBPF : CHeaderOptions.DEFAULT)
+        CHeaderOptions copts = (cStyle == CStyle.current ? CHeaderOptions.CURRENT_LIBBPF : CHeaderOptions.BPFTOOL_71)
                 .withPointerSize(in.elf() == null ? 0 : in.elf().is64() ? 8 : 4);
         Outputs.Body body = os -> {
             try {

@@ -11,7 +11,7 @@ final class ElfOutput {
     private ElfOutput() {
     }
 
-    static byte[] replace(LoadedInput in, OutputOptions out, Btf btf, BtfExt ext, Btf distilledBase) {
+    static byte[] replace(LoadedInput in, OutputEncoding out, Btf btf, BtfExt ext, Btf distilledBase) {
         if (in.elf() == null) {
             throw new FileException(in.path(), new BtfFormatException(
                     "--out-format elf needs an ELF input (this one is " + in.source().name().toLowerCase(java.util.Locale.ROOT) + ")"));

@@ -18,7 +18,47 @@ final class Inputs {
     /** The file each base given on the command line was read from, to name it in messages. */
     private static final Map<Btf, Path> BASE_FILES = Collections.synchronizedMap(new WeakHashMap<>());
 
+    /**
+     * Reads {@code file} on {@code base}; a module's {@code /sys/kernel/btf/NAME} given without a
+     * base on the kernel's {@code /sys/kernel/btf/vmlinux} ({@link KernelBtf}).
+     */
     static LoadedInput load(Path file, Btf base) {
+        return load(file, base, false);
+    }
+
+    /**
+     * {@link #load(Path, Btf)}; with a base, standalone BTF (the reader keeps it standalone: its
+     * strings start with NUL and it reads on its own) is refused, as the base would be silently
+     * ignored — except, when {@code linking}, {@code gcc -gbtf} output, which {@code link --base}
+     * links onto the base (docs/GCC.md).
+     */
+    static LoadedInput load(Path file, Btf base, boolean linking) {
+        LoadedInput li = loadAny(file, base);
+        if (base != null) {
+            for (Btf u : li.units()) {
+                refuseStandalone(file, u, base, linking);
+            }
+        }
+        return li;
+    }
+
+    /** Refuses {@code unit} read from {@code file} when a base was given and it is standalone (see {@link #load(Path, Btf, boolean)}). */
+    static void refuseStandalone(Path file, Btf unit, Btf base, boolean linking) {
+        if (base == null || unit.isSplit() || (linking && io.btfkit.core.io.GccSignature.isGccEncoded(unit))) {
+            return;
+        }
+        Path baseFile = BASE_FILES.get(base);
+        throw new FileException(file, new io.btfkit.core.BtfFormatException("is standalone BTF, not split BTF of "
+                + (baseFile == null ? "the given base" : Names.quote(baseFile)) + " (its strings start with the empty"
+                + " string and it reads without a base): drop the base"
+                + (linking ? "" : io.btfkit.core.io.GccSignature.isGccEncoded(unit)
+                    ? " (gcc -gbtf output: 'btfkit link --base' links it onto a base)" : "")));
+    }
+
+    private static LoadedInput loadAny(Path file, Btf base) {
+        if (base == null && KernelBtf.isModule(file)) {
+            base = KernelBtf.base();
+        }
         try {
             return isStdin(file) ? InputLoader.load(file, readStdin(), base) : InputLoader.load(file, base);
         } catch (BaseMismatchException e) {
@@ -114,7 +154,7 @@ final class Inputs {
      * read into again: {@link io.btfkit.core.BtfReader.Scratch}).
      */
     static Btf readRawReusing(Path file, Btf base, java.util.Queue<byte[]> buffers, io.btfkit.core.BtfReader.Scratch scratch) {
-        if (isStdin(file)) {
+        if (isStdin(file) || base == null && KernelBtf.isModule(file)) {
             return null;
         }
         byte[] buf = buffers.poll();
@@ -133,7 +173,7 @@ final class Inputs {
             if (!io.btfkit.core.io.FileBytes.readFully(ch, buf, (int) size)) {
                 return null;
             }
-            return InputLoader.readOneBlob(buf, (int) size, base);
+            return InputLoader.readOneBlob(buf, 0, (int) size, base, scratch);
         } catch (java.io.IOException | BtfException e) {
             return null;
         } finally {

@@ -3,6 +3,7 @@ package io.btfkit.cli;
 import io.btfkit.core.Btf;
 import io.btfkit.core.BtfException;
 import io.btfkit.core.io.LoadedInput;
+import io.btfkit.gcc.BpfObjectFixup;
 import io.btfkit.gcc.GccNormalizer;
 import io.btfkit.validate.OutputCheck;
 import io.btfkit.dedup.BaseIndex;
@@ -44,10 +45,10 @@ final class LinkCommand implements Callable<Integer> {
     @Parameters(paramLabel = "INPUT", arity = "1..*", description = "raw BTF, ELF, compressed or text; in link order")
     List<Path> inputs;
 
-    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "B", description = "base BTF: inputs may be split on it; the output is split on it")
+    @Option(names = {"-B", "--base", "--base-btf", "--btf_base"}, paramLabel = "B", description = "base BTF: inputs may be split on it; the output is split on it")
     Path base;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "OUT", required = true)
+    @Option(names = {"-o", "--output"}, paramLabel = "OUT", required = true, description = "the linked BTF (- for stdout)")
     Path output;
 
     @Option(names = "--standalone", description = "with --base: one self-contained BTF holding the base and every input (with --no-dedup: end to end, nothing merged)")
@@ -58,7 +59,8 @@ final class LinkCommand implements Callable<Integer> {
 
     @Option(names = "--fix", description = "also rewrite gcc 12 encodings the kernel rejects where the meaning is"
             + " unambiguous (SIGNED|CHAR, anonymous FUNCs, duplicate VARs; DATASEC layout and FUNC linkage from the"
-            + " object's symbol table)")
+            + " object's symbol table), and fill in the DATASECs of BPF objects from their ELF tables as libbpf's"
+            + " object open does")
     boolean fix;
 
     @Option(names = "--as-written", description = "do not normalise gcc 12 encodings (the output may fail verification)")
@@ -75,7 +77,11 @@ final class LinkCommand implements Callable<Integer> {
     Path mapFile;
 
     @Mixin
-    OutputOptions out;
+    PlainOutputOptions out;
+
+    /** What the link says about gcc 12's encodings and BPF objects, once the output is known (null: not read so). */
+    private GccNotes gccNotes;
+    private BpfObjectNotes bpfNotes;
 
     @Override
     public Integer call() {
@@ -83,9 +89,6 @@ final class LinkCommand implements Callable<Integer> {
             throw new UsageException("--standalone needs --base");
         }
         OutOfMemory.during("linking " + inputs.size() + " inputs");
-        if (out.format == OutputOptions.Format.elf) {
-            throw new UsageException("link writes raw BTF or text, not ELF");
-        }
         if (fix && asWritten) {
             throw new UsageException("--fix and --as-written exclude each other");
         }
@@ -104,6 +107,10 @@ final class LinkCommand implements Callable<Integer> {
             }
             out.verify(r.btf(), units.sources(r));
             timer.lap("verify");
+            if (gccNotes != null) {
+                gccNotes.printSummary(r.btf(), fix);
+                bpfNotes.printSummary();
+            }
         } catch (BtfException e) {
             throw new FileException(output, e);
         }
@@ -155,13 +162,15 @@ final class LinkCommand implements Callable<Integer> {
      */
     private DedupResult linkStreaming(Btf baseBtf, Units units) {
         int n = inputs.size();
-        int[] sizes = new int[n];
-        java.util.stream.IntStream.range(0, n).parallel().forEach(i -> sizes[i] = Inputs.rawTypeSectionBytes(inputs.get(i)));
-        if (Arrays.stream(sizes).anyMatch(b -> b < 0)) {
+        StreamedInputs.Plan[] plans = new StreamedInputs.Plan[n];
+        java.util.stream.IntStream.range(0, n).parallel().forEach(i -> plans[i] = StreamedInputs.plan(inputs.get(i)));
+        if (Arrays.stream(plans).anyMatch(java.util.Objects::isNull)) {
             return null;
         }
         int[][] read = new int[n][];
         java.util.Queue<byte[]> buffers = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        // the merge copies each unit's words before the thread reads its next one
+        ThreadLocal<io.btfkit.core.BtfReader.Scratch> scratch = ThreadLocal.withInitial(io.btfkit.core.BtfReader.Scratch::new);
         Deduplicator.UnitSource source = new Deduplicator.UnitSource() {
             @Override
             public int size() {
@@ -170,20 +179,22 @@ final class LinkCommand implements Callable<Integer> {
 
             @Override
             public int typeSectionBytes(int k) {
-                return sizes[k];
+                return plans[k].typeSectionBytes();
             }
 
             @Override
             public Btf read(int k) {
-                Btf u = Inputs.readRawReusing(inputs.get(k), baseBtf, buffers);
-                if (u == null) {
-                    LoadedInput li = Inputs.load(inputs.get(k), baseBtf);
-                    if (li.source() != LoadedInput.Source.RAW || li.units().size() != 1) {
+                Btf u = StreamedInputs.read(inputs.get(k), plans[k], baseBtf, buffers, scratch.get());
+                if (u != null) {
+                    Inputs.refuseStandalone(inputs.get(k), u, baseBtf, true);
+                } else {
+                    LoadedInput li = Inputs.load(inputs.get(k), baseBtf, true);
+                    if (li.units().size() != 1 || li.distilledBase() != null || li.ext() != null) {
                         throw new NotStreamable();
                     }
                     u = li.units().get(0);
                 }
-                if (u.typeSectionBytes() != sizes[k] || (!asWritten && GccNormalizer.isGccEncoded(u))) {
+                if (u.typeSectionBytes() != plans[k].typeSectionBytes() || (!asWritten && GccNormalizer.isGccEncoded(u))) {
                     throw new NotStreamable();
                 }
                 read[k] = new int[] {u.firstId(), u.typeCount()};
@@ -201,7 +212,7 @@ final class LinkCommand implements Callable<Integer> {
             units.read.add(read[k]);
             units.idMaps.add(null);
             Path p = inputs.get(k);
-            units.loaders.add(() -> Inputs.load(p, baseBtf).units().get(0));
+            units.loaders.add(() -> Inputs.load(p, baseBtf, true).units().get(0));
         }
         return r;
     }
@@ -212,35 +223,63 @@ final class LinkCommand implements Callable<Integer> {
      * referenced only here, so they are garbage by the time the link runs.
      */
     private List<Btf> readUnits(Btf baseBtf, Units units) {
-        LoadedInput[] read = new LoadedInput[inputs.size()];
-        java.util.stream.IntStream.range(0, read.length).parallel()
-                .forEach(i -> read[i] = lean(Inputs.load(inputs.get(i), baseBtf)));
-        List<LoadedInput> loaded = new ArrayList<>(read.length);
-        for (LoadedInput li : read) {
-            for (Btf u : li.units()) {
-                if (u.isSplit() && u.base() != baseBtf) {
-                    throw new FileException(li.path(), new io.btfkit.core.BtfFormatException(
-                            "its BTF is split on its own .BTF.base; relocate it onto the base first"));
-                }
-            }
-            loaded.add(li);
-        }
+        int n = inputs.size();
+        LoadedInput[] read = new LoadedInput[n];
         List<Btf> btfs = new ArrayList<>();
         if (asWritten) {
-            for (LoadedInput li : loaded) {
+            java.util.stream.IntStream.range(0, n).parallel()
+                    .forEach(i -> read[i] = lean(checkedBase(Inputs.load(inputs.get(i), baseBtf, true), baseBtf)));
+            for (LoadedInput li : read) {
                 units.add(li, null, btfs);
             }
-        } else {
-            List<GccNormalizer.FileResult> norm = GccNormalizer.normalize(loaded,
-                    fix ? GccNormalizer.Level.FIX : GccNormalizer.Level.LINK);
-            GccNotes notes = new GccNotes("link", verbose, quiet);
-            for (GccNormalizer.FileResult f : norm) {
-                notes.add(f.input().path(), f.applied(), f.kept());
-                units.add(f.input(), f.units(), btfs);
-            }
-            notes.printSummary();
+            return btfs;
+        }
+        // 1. what normalising gcc 12's units needs from all the link's units; an object whose ELF
+        // is needed later (gcc's symbols, a BPF object's sections) is let go and read again in 2,
+        // so the objects are never all held with their file bytes
+        GccNormalizer.Survey survey = new GccNormalizer.Survey();
+        java.util.stream.IntStream.range(0, n).parallel().forEach(i -> {
+            LoadedInput li = checkedBase(Inputs.load(inputs.get(i), baseBtf, true), baseBtf);
+            survey.add(li);
+            LoadedInput kept = lean(li);
+            // (standard input cannot be read twice)
+            read[i] = kept.elf() == null || Inputs.isStdin(inputs.get(i)) ? kept : null;
+        });
+        GccNormalizer.Plan plan = survey.plan();
+        GccNormalizer.Level level = fix ? GccNormalizer.Level.FIX : GccNormalizer.Level.LINK;
+        // 2. each input normalised, keeping its units (and the ELF of a BPF object only)
+        GccNormalizer.FileResult[] norm = new GccNormalizer.FileResult[n];
+        java.util.stream.IntStream.range(0, n).parallel().forEach(i -> {
+            LoadedInput li = read[i] != null ? read[i] : Inputs.load(inputs.get(i), baseBtf, true);
+            read[i] = null;
+            GccNormalizer.FileResult f = GccNormalizer.normalize(li, plan, level);
+            norm[i] = BpfObjectFixup.isBpfObject(li) ? f
+                    : new GccNormalizer.FileResult(withoutElf(li), f.units(), f.applied(), f.kept());
+        });
+        gccNotes = new GccNotes("link", verbose, quiet);
+        bpfNotes = new BpfObjectNotes("link", fix, quiet);
+        for (int i = 0; i < n; i++) {
+            GccNormalizer.FileResult f = norm[i];
+            norm[i] = null;
+            gccNotes.add(f.input().path(), f.applied(), f.kept());
+            units.add(f.input(), bpfNotes.fill(f), btfs);
         }
         return btfs;
+    }
+
+    /** {@code li}, refused when its BTF is split on its own .BTF.base rather than on the link's base. */
+    private static LoadedInput checkedBase(LoadedInput li, Btf baseBtf) {
+        for (Btf u : li.units()) {
+            if (u.isSplit() && u.base() != baseBtf) {
+                throw new FileException(li.path(), new io.btfkit.core.BtfFormatException(
+                        "its BTF is split on its own .BTF.base; relocate it onto the base first"));
+            }
+        }
+        return li;
+    }
+
+    private static LoadedInput withoutElf(LoadedInput li) {
+        return new LoadedInput(li.path(), li.source(), li.compression(), li.units(), null, null, li.distilledBase());
     }
 
     /**
@@ -249,11 +288,10 @@ final class LinkCommand implements Callable<Integer> {
      * are not all held at once beside their parsed types.
      */
     private static LoadedInput lean(LoadedInput li) {
-        if (li.elf() != null && li.units().stream().anyMatch(GccNormalizer::isGccEncoded)) {
+        if (li.elf() != null && (li.units().stream().anyMatch(GccNormalizer::isGccEncoded) || BpfObjectFixup.isBpfObject(li))) {
             return li;
         }
-        return new LoadedInput(li.path(), li.source(), li.compression(), li.units(), null, null,
-                li.distilledBase());
+        return withoutElf(li);
     }
 
     /** Per linked unit, in link order: its name in the map, its type ids as read, and its normalisation's renumbering. */
@@ -276,7 +314,7 @@ final class LinkCommand implements Callable<Integer> {
                 Path p = li.path();
                 Btf b = us.get(k).base();
                 int blob = k;
-                loaders.add(() -> Inputs.load(p, b).units().get(blob));
+                loaders.add(() -> Inputs.load(p, b, true).units().get(blob));
             }
         }
 

@@ -132,6 +132,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         cl.setExecutionExceptionHandler(Main::onException);
         cl.setParameterExceptionHandler(Main::onUsageError);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        HelpLayout.apply(cl);
         return cl;
     }
 
@@ -180,7 +181,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
 
     private static int onUsageError(CommandLine.ParameterException e, String[] args) {
         CommandLine cl = e.getCommandLine();
-        return usageError(e.getMessage(), cl.getCommandName(), cl.getErr());
+        return usageError(UsageMessages.of(e), cl.getCommandName(), cl.getErr());
     }
 
     private static int usageError(String message, String command, PrintWriter err) {

@@ -53,7 +53,7 @@ final class MinimizeCommand implements Callable<Integer> {
     @Option(names = "--out-dir", paramLabel = "D", description = "batch mode: write D/STEM.btf for each target")
     Path outDir;
 
-    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "B", description = "base BTF of split TARGETs (vmlinux for modules)")
+    @Option(names = {"-B", "--base", "--base-btf", "--btf_base"}, paramLabel = "B", description = "base BTF of split TARGETs (vmlinux for modules)")
     Path base;
 
     @Option(names = "--base-out", paramLabel = "OUT_BASE", description = "split TARGET: write the minimal base here, OUT is split on it")

@@ -561,6 +561,9 @@ final class Outputs {
 
     /** Creates the batch output directory if needed. */
     static void ensureDirectory(Path dir) {
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new FileException(dir, new BtfFormatException("not a directory (--out-dir names the directory outputs go to)"));
+        }
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {

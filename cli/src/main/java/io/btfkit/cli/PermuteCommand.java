@@ -30,10 +30,10 @@ import picocli.CommandLine.Parameters;
 final class PermuteCommand implements Callable<Integer> {
     enum Sort { name, kind }
 
-    @Parameters(paramLabel = "INPUT")
+    @Parameters(paramLabel = "INPUT", description = "BTF to reorder")
     Path input;
 
-    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "B", description = "base BTF of a split input")
+    @Option(names = {"-B", "--base", "--base-btf", "--btf_base"}, paramLabel = "B", description = "base BTF of a split input")
     Path base;
 
     @ArgGroup(exclusive = true, multiplicity = "1")
@@ -48,7 +48,7 @@ final class PermuteCommand implements Callable<Integer> {
         Sort sort;
     }
 
-    @Option(names = {"-o", "--output"}, paramLabel = "OUT", required = true)
+    @Option(names = {"-o", "--output"}, paramLabel = "OUT", required = true, description = "the reordered BTF (- for stdout)")
     Path output;
 
     @Mixin

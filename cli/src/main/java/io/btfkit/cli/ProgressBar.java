@@ -36,6 +36,8 @@ final class ProgressBar {
     private boolean forceNext = true;
     /** Whether what was written through the guards ends a line: a bar drawn mid-line would split it. */
     private boolean atLineStart = true;
+    /** Set once the run is interrupted: the bar is gone for good. */
+    private boolean stopped;
 
     /** A bar drawn on {@code err}, {@code columns} wide (0: off), redrawn at most every {@code minNanosBetweenDraws}. */
     ProgressBar(String label, int total, PrintWriter err, int columns, long minNanosBetweenDraws) {
@@ -57,7 +59,7 @@ final class ProgressBar {
 
     /** Shows that {@code done} of the inputs are done (throttled; the last one is always drawn). */
     synchronized void update(int done) {
-        if (!isOn() || !atLineStart) {
+        if (!isOn() || !atLineStart || stopped) {
             return;
         }
         long now = System.nanoTime();
@@ -78,6 +80,18 @@ final class ProgressBar {
             drawn = false;
             forceNext = true;
         }
+    }
+
+    /**
+     * The run was interrupted (Ctrl-C; called from a shutdown hook while work is still going on):
+     * the bar is erased and drawn no more, and {@code btfkit: interrupted} ends the output on a
+     * line of its own, so the shell's prompt that follows starts on a clean line.
+     */
+    synchronized void interrupted() {
+        clear();
+        stopped = true;
+        err.println("btfkit: interrupted");
+        err.flush();
     }
 
     /**

@@ -230,9 +230,17 @@ final class QuickArgs {
         return declared(declared(cmd.getClass(), path.substring(0, dot)).getType(), path.substring(dot + 1));
     }
 
+    /** The field {@code name} of {@code c} or of a superclass (a mixin's options may be inherited). */
     private static Field declared(Class<?> c, String name) throws NoSuchFieldException {
-        Field f = c.getDeclaredField(name);
-        f.setAccessible(true);
-        return f;
+        for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+            try {
+                Field f = k.getDeclaredField(name);
+                f.setAccessible(true);
+                return f;
+            } catch (NoSuchFieldException e) {
+                // look in the superclass
+            }
+        }
+        throw new NoSuchFieldException(c.getName() + "." + name);
     }
 }

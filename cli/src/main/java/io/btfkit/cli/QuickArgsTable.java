@@ -100,7 +100,7 @@ public final class QuickArgsTable {
             return f.getName();
         }
         for (Field m : cls.getDeclaredFields()) {
-            if (m.isAnnotationPresent(CommandLine.Mixin.class) && m.getType() == f.getDeclaringClass()) {
+            if (m.isAnnotationPresent(CommandLine.Mixin.class) && f.getDeclaringClass().isAssignableFrom(m.getType())) {
                 return m.getName() + "." + f.getName();
             }
         }

@@ -33,10 +33,10 @@ import picocli.CommandLine.Parameters;
             "  btfkit relocate mod.distilled.ko --base new-vmlinux.btf -o mod.btf",
             "  btfkit relocate --base new-vmlinux.btf --out-dir out/ dist/*.split.btf"})
 final class RelocateCommand implements Callable<Integer> {
-    @Parameters(paramLabel = "INPUT", arity = "1..*")
+    @Parameters(paramLabel = "INPUT", arity = "1..*", description = "split BTF on a distilled base (several with --out-dir)")
     List<Path> inputs;
 
-    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "NEW_BASE", required = true, description = "the base to relocate onto")
+    @Option(names = {"-B", "--base", "--base-btf", "--btf_base"}, paramLabel = "NEW_BASE", required = true, description = "the base to relocate onto")
     Path base;
 
     @Option(names = "--dist-base", paramLabel = "D", description = "the distilled base the input is split on")
@@ -74,6 +74,9 @@ final class RelocateCommand implements Callable<Integer> {
             throw new FileException(base, e);
         }
         Btf shared = distBase == null ? null : Inputs.base(distBase);
+        if (shared != null && Relocator.notDistilled(shared) != null) {
+            throw new FileException(distBase, new BtfFormatException(Relocator.notDistilled(shared)));
+        }
         if (output != null) {
             relocateOne(inputs.get(0), shared, index, output);
             return ExitCodes.OK;
@@ -89,11 +92,17 @@ final class RelocateCommand implements Callable<Integer> {
 
     private void relocateOne(Path in, Btf sharedDistBase, NewBaseIndex index, Path target) {
         Btf dist = sharedDistBase != null ? sharedDistBase : besideBase(in);
-        LoadedInput li = Inputs.load(in, dist);
+        LoadedInput li = loadOnDistilled(in, dist);
         Btf split = Inputs.btf(li);
         if (!split.isSplit()) {
             throw new FileException(in, new BtfFormatException(
                     "not split BTF on a distilled base (give --dist-base, or use an ELF with .BTF.base)"));
+        }
+        String notDistilled = sharedDistBase == null ? Relocator.notDistilled(split.base()) : null;
+        if (notDistilled != null) {
+            boolean elf = li.distilledBase() != null;
+            throw new FileException(elf ? in : besidePath(in), new BtfFormatException((elf ? "its .BTF.base section is " : "is ")
+                    + notDistilled));
         }
         Btf result;
         try {
@@ -114,6 +123,37 @@ final class RelocateCommand implements Callable<Integer> {
         byte[] bytes = out.format == OutputOptions.Format.elf ? ElfOutput.replace(li, out, result, null, null)
                 : out.encode(result, in);
         Outputs.write(target, bytes, List.of(in), false);
+    }
+
+    /**
+     * The input on its distilled base; without one (no --dist-base, no X.base.btf beside it, no
+     * .BTF.base in it), split BTF is told what is missing rather than to give --base, which the
+     * command line did give: here the new base.
+     */
+    private static LoadedInput loadOnDistilled(Path in, Btf dist) {
+        try {
+            return Inputs.load(in, dist);
+        } catch (FileException e) {
+            if (dist != null || !(e.getCause() instanceof BtfException be) || !needsBase(be)) {
+                throw e;
+            }
+            Path beside = besidePath(in);
+            String stem = Stems.stem(in).replaceAll("\\.split$", "");
+            throw new FileException(in, new BtfFormatException("is split BTF, and its distilled base is missing: "
+                    + (beside != null ? Names.quote(beside.getFileName()) + " is not beside it; give it with --dist-base D"
+                        : "give it with --dist-base D (or name the pair " + stem + ".split.btf and " + stem + ".base.btf)")
+                    + "; split BTF on a full vmlinux (a module's .BTF) is distilled first: btfkit distill " + Names.quote(in)
+                    + " --base VMLINUX -o " + stem + ".split.btf --base-out " + stem + ".base.btf"));
+        }
+    }
+
+    private static boolean needsBase(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof io.btfkit.core.io.SplitNeedsBaseException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** X.split.btf → X.base.btf beside it, when present; else the input must carry .BTF.base. */

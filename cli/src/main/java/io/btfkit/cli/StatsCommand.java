@@ -17,16 +17,16 @@ import picocli.CommandLine.Parameters;
         description = "Print type counts per kind and the sizes of the type and string sections.",
         footer = {"", "Examples:", "  btfkit stats mod.ko --base vmlinux.btf", "  btfkit stats vmlinux.btf --json"})
 final class StatsCommand implements Callable<Integer> {
-    @Parameters(paramLabel = "INPUT")
+    @Parameters(paramLabel = "INPUT", description = "raw BTF, ELF, compressed or text")
     Path input;
 
-    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "B", description = "base BTF of a split input")
+    @Option(names = {"-B", "--base", "--base-btf", "--btf_base"}, paramLabel = "B", description = "base BTF of a split input")
     Path base;
 
-    @Option(names = "--json", description = "JSON (field names documented in docs/JSON.md)")
+    @Option(names = {"-j", "--json"}, description = "JSON (field names documented in docs/JSON.md)")
     boolean json;
 
-    @Option(names = {"-p", "--pretty"}, description = "JSON with every object and array on lines of its own (implies --json)")
+    @Option(names = {"-p", "--pretty"}, description = "JSON with every object and array on lines of its own, indented as bpftool -p (implies --json)")
     boolean pretty;
 
     @Override

@@ -64,7 +64,7 @@ final class TargetMinimizer {
                 throw new FileException(file, new BtfFormatException("no .BTF.ext section: not a BPF object built with -g"));
             }
             try {
-                parsed.add(CoreProgram.parse(file.toString(), Inputs.btf(prog), prog.ext()));
+                parsed.add(CoreProgram.parse(file.toString(), Inputs.btf(prog), prog.ext(), prog.elf()));
             } catch (BtfFormatException e) {
                 throw new FileException(file, e);
             }
@@ -155,15 +155,45 @@ final class TargetMinimizer {
             throw new UsageException(targetFile + " is not split BTF: --base-out needs a module's split BTF as TARGET");
         }
         Minimizer minimizer = marked(targetFile, target, probed != null ? probed : new CoreRelocator(target, programs));
-        try (Outputs.Transaction t = new Outputs.Transaction()) {
+        byte[] outBytes;
+        byte[] baseBytes = null;
+        try {
             if (outBase != null) {
                 MinimalBtf.Split pair = minimizer.buildSplit();
-                t.add(outBase, BtfWriter.write(pair.base()));
-                t.add(out, BtfWriter.write(pair.split()));
+                baseBytes = BtfWriter.write(pair.base());
+                outBytes = BtfWriter.write(pair.split());
             } else {
-                t.add(out, BtfWriter.write(minimizer.build()));
+                outBytes = BtfWriter.write(minimizer.build());
             }
+        } catch (BtfException e) {
+            throw new FileException(targetFile, new OperationException(e.getMessage()));
+        }
+        if (!minimizer.widened().isEmpty()) {
+            noteWidened(targetFile, minimizer);
+        }
+        try (Outputs.Transaction t = new Outputs.Transaction()) {
+            if (baseBytes != null) {
+                t.add(outBase, baseBytes);
+            }
+            t.add(out, outBytes);
             t.commit();
+        }
+    }
+
+    /**
+     * Says on stderr that the output is not bpftool's: bpftool's would have made libbpf resolve
+     * some relocation otherwise than the full target does ({@link Minimizer#widened}).
+     */
+    private static void noteWidened(Path targetFile, Minimizer minimizer) {
+        Minimizer.Widened first = minimizer.widened().get(0);
+        int more = minimizer.widened().size() - 1;
+        java.io.PrintWriter err = Streams.err();
+        synchronized (err) {
+            err.println("btfkit: " + Names.quote(targetFile) + ": note: libbpf would resolve " + Names.quote(Path.of(first.object())) + " "
+                    + first.relocation().relo().section() + " relo #" + first.relocation().relo().index()
+                    + (more > 0 ? " (and " + more + " more)" : "") + " otherwise on bpftool gen min_core_btf's output than here:"
+                    + " kept every matching candidate's members, the output differs from bpftool's (docs/MINIMIZE.md)");
+            err.flush();
         }
     }
 

@@ -2,6 +2,7 @@ package io.btfkit.cli;
 
 import io.btfkit.core.Btf;
 import io.btfkit.core.io.LoadedInput;
+import io.btfkit.gcc.BpfObjectFixup;
 import io.btfkit.gcc.GccNormalizer;
 import io.btfkit.gcc.GccQuirk;
 import io.btfkit.gcc.QuirkCounts;
@@ -42,18 +43,19 @@ import picocli.CommandLine.Parameters;
 final class ValidateCommand implements Callable<Integer> {
     enum ProfileName { kernel, structural }
 
-    @Parameters(paramLabel = "INPUT", arity = "1..*")
+    @Parameters(paramLabel = "INPUT", arity = "1..*", description = "BTF to check, one or many (many run in parallel)")
     List<Path> inputs;
 
-    @Option(names = {"-B", "--base", "--base-btf"}, paramLabel = "B", description = "base BTF of split inputs")
+    @Option(names = {"-B", "--base", "--base-btf", "--btf_base"}, paramLabel = "B", description = "base BTF of split inputs")
     Path base;
 
     @Option(names = "--first", description = "stop at the first finding")
     boolean first;
 
-    @Option(names = "--profile", paramLabel = "P", defaultValue = "kernel",
-            description = "kernel (what BPF_BTF_LOAD accepts) or structural (rules every reader relies on, as compilers "
-                + "write objects); default: ${DEFAULT-VALUE}")
+    @Option(names = "--profile", paramLabel = "P",
+            description = "kernel (what BPF_BTF_LOAD accepts, of the bytes as they are) or structural (rules every reader"
+                + " relies on, as compilers write objects); default: kernel, and a BPF object judged as libbpf loads it"
+                + " (DATASECs filled in from its ELF tables)")
     ProfileName profile;
 
     @Mixin
@@ -69,16 +71,17 @@ final class ValidateCommand implements Callable<Integer> {
         Btf baseBtf = Inputs.base(base);
         Validator.Options opts = new Validator.Options(first,
                 profile == ProfileName.structural ? Validator.Profile.STRUCTURAL : Validator.Profile.KERNEL);
+        boolean asLoaded = profile == null;
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(Streams.out(), StandardCharsets.UTF_8), true);
         if (inputs.size() == 1) {
-            Report r = check(inputs.get(0), baseBtf, opts);
+            Report r = check(inputs.get(0), baseBtf, opts, asLoaded);
             r.lines().forEach(out::println);
             out.flush();
             return r.findings() == 0 ? ExitCodes.OK : ExitCodes.FAILED;
         }
         Object oneInputAtATime = new Object();
         return Batch.run("validate", inputs, in -> {
-            Report r = check(in, baseBtf, opts);
+            Report r = check(in, baseBtf, opts, asLoaded);
             if (!r.lines().isEmpty()) {
                 // (Streams.out() here, in the batch's thread, is the stream that clears the progress bar)
                 PrintWriter o = new PrintWriter(new java.io.OutputStreamWriter(Streams.out(), StandardCharsets.UTF_8));
@@ -95,17 +98,31 @@ final class ValidateCommand implements Callable<Integer> {
         }, batch.quiet, batch.json);
     }
 
-    private static Report check(Path in, Btf baseBtf, Validator.Options opts) {
+    /** {@code asLoaded}: judge a BPF object as libbpf loads it (no --profile given). */
+    private static Report check(Path in, Btf baseBtf, Validator.Options opts, boolean asLoaded) {
         LoadedInput li = Inputs.load(in, baseBtf);
+        List<String> lines = new ArrayList<>();
+        List<Btf> units = li.units();
+        if (asLoaded && BpfObjectFixup.isBpfObject(li)) {
+            BpfObjectFixup.Result loaded;
+            try {
+                loaded = BpfObjectFixup.fix(li);
+            } catch (io.btfkit.core.BtfException e) {
+                throw new FileException(in, e);
+            }
+            if (loaded.problem() != null || loaded.changed() || !loaded.externSections().isEmpty()) {
+                lines.add(loadedNote(loaded));
+            }
+            // libbpf writes the BTF out again before it loads it: contiguous, whatever the file's layout
+            units = List.of(loaded.problem() != null ? loaded.btf() : loaded.btf().withFormat(loaded.btf().format()));
+        }
         GccNormalizer.FileResult fixed;
         try {
             fixed = GccNormalizer.normalize(li, GccNormalizer.Level.FIX); // reads the ELF's symbols
         } catch (io.btfkit.core.BtfException e) {
             throw new FileException(in, e);
         }
-        List<String> lines = new ArrayList<>();
         int findings = 0;
-        List<Btf> units = li.units();
         for (int k = 0; k < units.size(); k++) {
             String prefix = units.size() == 1 ? "" : "blob " + (k + 1) + ": ";
             List<Finding> fs = Validator.validate(units.get(k), units.size() == 1 ? li.ext() : null, opts);
@@ -124,6 +141,31 @@ final class ValidateCommand implements Callable<Integer> {
             lines.add(prefix + verdict(fs, u.btf(), opts));
         }
         return new Report(lines.stream().map(io.btfkit.core.Printable::oneLine).toList(), findings);
+    }
+
+    /** The note on a BPF object judged as libbpf loads it: what its object open filled in (not a finding). */
+    private static String loadedNote(BpfObjectFixup.Result r) {
+        if (r.problem() != null) {
+            return "note: libbpf could not open this object (" + r.problem() + "); judged as written";
+        }
+        StringBuilder sb = new StringBuilder("note: judged as libbpf loads it");
+        if (r.datasecs() > 0 || r.hidden() > 0) {
+            sb.append(": ");
+            if (r.datasecs() > 0) {
+                sb.append(r.datasecs()).append(" DATASEC").append(r.datasecs() == 1 ? "" : "s")
+                        .append(" given their ELF section's size and their variables' offsets");
+            }
+            if (r.hidden() > 0) {
+                sb.append(r.datasecs() > 0 ? ", " : "").append(r.hidden()).append(" hidden variable")
+                        .append(r.hidden() == 1 ? "" : "s").append(" made static");
+            }
+        }
+        if (!r.externSections().isEmpty()) {
+            sb.append(r.datasecs() > 0 || r.hidden() > 0 ? ", " : ": ").append("extern section")
+                    .append(r.externSections().size() == 1 ? " " : "s ").append(String.join(" and ", r.externSections()))
+                    .append(" laid out");
+        }
+        return sb.append(" (--profile kernel judges the bytes as they are)").toString();
     }
 
     /** {@code quirk gcc-x: N (first: type [id] KIND 'name'): what it is; kernel rejects|accepts it; treatment: repair}. */

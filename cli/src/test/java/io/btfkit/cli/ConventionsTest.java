@@ -29,7 +29,10 @@ class ConventionsTest {
     static Path base;
     static Path split;
 
-    /** A base where 'foo' names a struct and its typedef, 'bar' a struct, a declaration of it and a variable, 'baz' a union and a function. */
+    /**
+     * A base where 'foo' names a struct and its typedef, 'bar' a struct, a declaration of it and a
+     * variable, 'baz' a union and a function, 'qux' a struct and a typedef of something else.
+     */
     @BeforeAll
     static void files() throws Exception {
         Btf b = RawTextParser.parse("""
@@ -45,11 +48,13 @@ class ConventionsTest {
                 [8] UNION 'baz' size=4 vlen=0
                 [9] FUNC_PROTO '(anon)' ret_type_id=1 vlen=0
                 [10] FUNC 'baz' type_id=9 linkage=static
+                [11] TYPEDEF 'qux' type_id=1
+                [12] STRUCT 'qux' size=0 vlen=0
                 """, null);
         base = tmp.resolve("base.btf");
         Files.write(base, BtfWriter.write(b));
         Btf s = RawTextParser.parse("""
-                [11] STRUCT 'mod' size=4 vlen=1
+                [13] STRUCT 'mod' size=4 vlen=1
                 	'f' type_id=3 bits_offset=0
                 """, b);
         split = tmp.resolve("mod.btf");
@@ -69,6 +74,30 @@ class ConventionsTest {
             assertEquals(0, Cli.run("dedup", split.toString(), alias, base.toString(), "-o", o.toString()).exit, alias);
         }
         assertEquals(0, Cli.run("stats", "-B" + base, split.toString()).exit, "-BFILE, as bpftool takes it");
+        Cli pahole = Cli.run("dump", split.toString(), "--btf_base", base.toString());
+        assertEquals(0, pahole.exit, "--btf_base, as pahole spells it: " + pahole);
+        assertArrayEquals(withBase.out, pahole.out);
+    }
+
+    @Test
+    void dashJIsJsonAsInBpftool() {
+        String json = Cli.run("dump", split.toString(), "-B", base.toString(), "--format", "json").outText();
+        assertEquals(json, Cli.run("dump", split.toString(), "-B", base.toString(), "-j").outText());
+        assertEquals(json, Cli.run("dump", split.toString(), "-B", base.toString(), "--json").outText());
+        assertEquals(Cli.run("stats", split.toString(), "-B", base.toString(), "--json").outText(),
+                Cli.run("stats", split.toString(), "-B", base.toString(), "-j").outText());
+        assertEquals(Cli.run("diff", base.toString(), base.toString(), "--json").outText(),
+                Cli.run("diff", base.toString(), base.toString(), "-j").outText());
+        assertEquals(2, Cli.run("dump", base.toString(), "-j", "--format", "c").exit);
+    }
+
+    @Test
+    void dashCIsPaholesClass() {
+        String c = c("--root", "2");
+        Cli r = Cli.run("dump", base.toString(), "-C", "foo");
+        assertEquals(0, r.exit, r.toString());
+        assertEquals(c, r.outText(), "-C NAME: C output of that type, as pahole -C");
+        assertEquals(c, Cli.run("dump", base.toString(), "--root", "struct:foo").outText(), "--root implies --format c");
     }
 
     @Test
@@ -79,6 +108,7 @@ class ConventionsTest {
         assertEquals(byId, c("--root", "STRUCT:foo"));
         assertEquals(c("--root", "5"), c("--root", "bar"), "a declaration and a variable give way to the definition");
         assertEquals(c("--root", "8"), c("--root", "baz"), "so does a function");
+        assertEquals(c("--root", "2"), c("--root", "foo"), "a typedef of its own struct gives way to the struct (pahole -C)");
         assertEquals(c("--root", "3,5"), c("--root", "typedef:foo,bar"));
         Cli sp = Cli.run("dump", split.toString(), "-B", base.toString(), "--format", "c", "--root", "mod,struct:foo");
         assertEquals(0, sp.exit, sp.toString());
@@ -87,10 +117,10 @@ class ConventionsTest {
 
     @Test
     void anUnknownOrAmbiguousRootIsExit2WithTheChoices() {
-        Cli amb = Cli.run("dump", base.toString(), "--format", "c", "--root", "foo");
+        Cli amb = Cli.run("dump", base.toString(), "--format", "c", "--root", "qux");
         assertEquals(2, amb.exit, amb.toString());
-        assertEquals("btfkit: " + base + ": --root foo: several kinds of type are named 'foo': STRUCT [2], TYPEDEF [3];"
-                + " name one as struct:foo or typedef:foo\n", amb.err);
+        assertEquals("btfkit: " + base + ": --root qux: several kinds of type are named 'qux': STRUCT [12], TYPEDEF [11];"
+                + " name one as struct:qux or typedef:qux\n", amb.err);
         assertEquals("", amb.outText(), "nothing printed");
         for (String[] bad : new String[][] {
             {"nosuch", "no type named 'nosuch'"}, {"union:foo", "no UNION named 'foo'"}, {"99", "no type of that id"},
@@ -101,7 +131,7 @@ class ConventionsTest {
             assertTrue(r.err.startsWith("btfkit: " + base + ": --root ") && r.err.contains(bad[1]) && r.err.split("\n").length == 1,
                     r.err);
         }
-        Cli raw = Cli.run("dump", base.toString(), "--root", "foo");
+        Cli raw = Cli.run("dump", base.toString(), "--format", "raw", "--root", "foo");
         assertEquals(2, raw.exit, "--root is for C output");
     }
 
@@ -112,6 +142,31 @@ class ConventionsTest {
         assertEquals(0, byName.exit, byName.toString());
         assertTrue(byName.outText().contains("\nstruct task_struct {\n"));
         assertEquals(byName.outText(), Cli.run("dump", vmlinux.toString(), "--format", "c", "--root", "struct:task_struct").outText());
+    }
+
+    /** pahole -C min_heap_char prints the struct; 68 names of the 6.18 kernel are a struct and {@code typedef struct X X}. */
+    @Test
+    void aStructAndItsOwnTypedefGiveTheStruct() {
+        Path vmlinux = TestData.vmlinux618();
+        Cli r = Cli.run("dump", vmlinux.toString(), "-C", "min_heap_char");
+        assertEquals(0, r.exit, r.toString());
+        assertTrue(r.outText().contains("\nstruct min_heap_char {\n"), r.outText());
+        assertEquals(r.outText(), Cli.run("dump", vmlinux.toString(), "-C", "struct:min_heap_char").outText());
+    }
+
+    /** C declares no functions: a FUNC root stands for its prototype's types, and stderr says so. */
+    @Test
+    void aFunctionRootGivesTheTypesItsPrototypeUses() {
+        Path vmlinux = TestData.golden("vmlinux-6.1.0-56.btf");
+        Cli r = Cli.run("dump", vmlinux.toString(), "--format", "c", "--root", "vfs_read");
+        assertEquals(0, r.exit, r.toString());
+        assertTrue(r.outText().contains("\nstruct file {\n"), "struct file *: the struct is printed");
+        assertTrue(r.err.matches("btfkit: \\S+: --root vfs_read: FUNC \\[\\d+\\] 'vfs_read' is no C type: the types of its"
+                + " prototype \\(return and parameters\\) are printed instead \\(5: TYPEDEF \\[\\d+\\] 'ssize_t', STRUCT \\[\\d+\\] 'file', .*\\)\n"),
+                r.err);
+        Cli var = Cli.run("dump", base.toString(), "--format", "c", "--root", "7");
+        assertEquals(c("--root", "5"), var.outText(), "a VAR gives its type");
+        assertTrue(var.err.contains("VAR [7] 'bar' is no C type: its type is printed instead (1: STRUCT [5] 'bar')"), var.err);
     }
 
     @Test
@@ -151,11 +206,12 @@ class ConventionsTest {
     void statsAndDiffPrettyPutEveryObjectOnItsOwnLines() {
         Cli s = Cli.run("stats", split.toString(), "-B", base.toString(), "-p");
         assertEquals(0, s.exit, s.toString());
-        assertTrue(s.outText().contains("\"kinds\": [\n    {\n      \"kind\": \"INT\",\n"), s.outText());
+        // four spaces a level, as bpftool -p indents
+        assertTrue(s.outText().contains("\"kinds\": [\n        {\n            \"kind\": \"INT\",\n"), s.outText());
         assertFalse(Cli.run("stats", split.toString(), "-B", base.toString(), "--json").outText().contains("{\n      \"kind\""));
         Cli d = Cli.run("diff", base.toString(), TestData.sample("gcc/job.o").toString(), "--pretty");
         assertEquals(1, d.exit, d.toString());
-        assertTrue(d.outText().startsWith("{\n  \"summary\": {\n    \""), d.outText());
+        assertTrue(d.outText().startsWith("{\n    \"summary\": {\n        \""), d.outText());
     }
 
     private static String c(String... args) {

@@ -33,13 +33,86 @@ class CoreCheckTest {
         assertEquals("", c.err);
     }
 
+    /** Poisoned instructions and nothing worse: exit 3, the program loads only if they cannot run. */
     @Test
-    void aPoisonedInstructionIsExitOne() {
+    void aPoisonedInstructionIsExitThree() {
         Cli c = Cli.run("core-check", TestData.sample("bpf/task_trace.bpf.o").toString(), "--btf", TestData.vmlinux618().toString());
-        assertEquals(1, c.exit, c.toString());
+        assertEquals(3, c.exit, c.toString());
         assertTrue(c.outText().contains("kprobe/do_exit insn #8 enumval_value enum task_state_bits::TASK_DEAD_BIT (2) -> no match: "
                 + "instruction poisoned\n"), c.outText());
-        assertTrue(c.outText().endsWith("11 relocations, 1 unresolved\n"));
+        assertTrue(c.outText().endsWith("11 relocations, 1 unresolved: 1 poisoned (the program loads only if it cannot run)\n"),
+                c.outText());
+    }
+
+    /**
+     * A relocation libbpf cannot resolve is exit 1 (it would not load the object), whatever is
+     * poisoned besides; each line says why in libbpf's words.
+     */
+    @Test
+    void aRelocationThatFailsIsExitOne() throws Exception {
+        Path ambiguous = tmp.resolve("ambiguous.txt");
+        Files.writeString(ambiguous, """
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] STRUCT 'task_struct' size=8 vlen=1
+                \t'pid' type_id=1 bits_offset=0
+                [3] STRUCT 'task_struct___x' size=8 vlen=1
+                \t'pid' type_id=1 bits_offset=32
+                """);
+        Cli c = Cli.run("core-check", TestData.sample("bpf/task_trace.bpf.o").toString(), "--btf", ambiguous.toString());
+        assertEquals(1, c.exit, c.toString());
+        assertTrue(c.outText().startsWith("tracepoint/sched/sched_process_exec insn #21 byte_off struct task_struct.pid (0:0) -> error: "
+                + "field offset ambiguity: 32 != 0 (bit offsets in candidates [3] and [2])\n"), c.outText());
+        assertTrue(c.outText().endsWith(" poisoned (the program loads only if they cannot run), 1 error (libbpf would not load the object)\n"),
+                c.outText());
+    }
+
+    /** Without --btf: the running kernel's BTF, /sys/kernel/btf/vmlinux, as libbpf takes it at load. */
+    @Test
+    void withoutATargetTheRunningKernelsBtf() throws Exception {
+        String prog = TestData.sample("bpf/net_stats.bpf.o").toString();
+        Path sys = Files.createDirectories(tmp.resolve("sys"));
+        Path old = KernelBtf.useDirectory(sys);
+        try {
+            Cli none = Cli.run("core-check", prog);
+            assertEquals(2, none.exit, none.toString());
+            assertEquals("btfkit: " + sys.resolve("vmlinux") + ": not found: the running kernel has no BTF (CONFIG_DEBUG_INFO_BTF);"
+                    + " give the target BTF with --btf\n", none.err);
+            Files.copy(TestData.golden("vmlinux-6.1.0-47.btf"), sys.resolve("vmlinux"));
+            Cli running = Cli.run("core-check", prog);
+            assertEquals(0, running.exit, running.toString());
+            assertEquals(Cli.run("core-check", prog, "--btf", TestData.golden("vmlinux-6.1.0-47.btf").toString()).outText(),
+                    running.outText());
+        } finally {
+            KernelBtf.useDirectory(old);
+        }
+    }
+
+    /**
+     * A module's /sys/kernel/btf/NAME is split BTF on /sys/kernel/btf/vmlinux: read on it without
+     * --base, as target or as any other input (bpftool's rule).
+     */
+    @Test
+    void aModuleInSysfsIsReadOnTheKernelsBtf() throws Exception {
+        Path sys = Files.createDirectories(tmp.resolve("sys"));
+        Path base = TestData.golden("vmlinux-6.1.0-56.btf");
+        Files.copy(base, sys.resolve("vmlinux"));
+        Files.copy(TestData.golden("modules/roles.btf"), sys.resolve("roles"));
+        String prog = TestData.sample("bpf/net_stats.bpf.o").toString();
+        Path old = KernelBtf.useDirectory(sys);
+        try {
+            Cli onSysfs = Cli.run("core-check", prog, "--btf", sys.resolve("roles").toString());
+            assertEquals(0, onSysfs.exit, onSysfs.toString());
+            assertEquals(Cli.run("core-check", prog, "--btf", TestData.golden("modules/roles.btf").toString(), "--base", base.toString())
+                    .outText(), onSysfs.outText());
+            Cli dumped = Cli.run("dump", sys.resolve("roles").toString());
+            assertEquals(0, dumped.exit, dumped.toString());
+            assertEquals(Cli.run("dump", TestData.golden("modules/roles.btf").toString(), "--base", base.toString()).outText(),
+                    dumped.outText());
+            // the same file elsewhere is just a file: split BTF without its base
+            assertEquals(2, Cli.run("dump", TestData.golden("modules/roles.btf").toString()).exit);
+        } finally {
+            KernelBtf.useDirectory(old);
+        }
     }
 
     @Test
@@ -90,8 +163,8 @@ class CoreCheckTest {
         assertTrue(badTarget.err.startsWith("btfkit: " + junk + ": "), badTarget.err);
         assertEquals(1, badTarget.err.split("\n").length, badTarget.err);
 
-        Cli noTarget = Cli.run("core-check", TestData.sample("bpf/net_stats.bpf.o").toString());
-        assertEquals(2, noTarget.exit);
-        assertTrue(noTarget.err.contains("--btf"), noTarget.err);
+        Cli baseAlone = Cli.run("core-check", TestData.sample("bpf/net_stats.bpf.o").toString(), "--base", raw.toString());
+        assertEquals(2, baseAlone.exit);
+        assertTrue(baseAlone.err.contains("--btf"), baseAlone.err);
     }
 }

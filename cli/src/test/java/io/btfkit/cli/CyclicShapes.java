@@ -1,7 +1,15 @@
 package io.btfkit.cli;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -40,6 +48,11 @@ final class CyclicShapes {
     /** Rings of any kind: modifiers, pointers, prototypes, structs. */
     static Arbitrary<Ring> anyRings() {
         return rings(Arbitraries.of(RingKind.class));
+    }
+
+    /** Rings a struct breaks (a C linked list, through modifiers, pointers or prototypes). */
+    static Arbitrary<Ring> structRings() {
+        return anyRings().filter(r -> r.kinds().contains(RingKind.STRUCT));
     }
 
     private static Arbitrary<Ring> rings(Arbitrary<RingKind> kinds) {
@@ -130,6 +143,75 @@ final class CyclicShapes {
                 default -> throw new IllegalArgumentException(kind.toString());
             }
         }
+    }
+
+    /** A type of a shape's text: its kind and the ids it references, in order (ARRAY: element, index). */
+    private record Node(String kind, List<Integer> refs) {
+        boolean composite() {
+            return kind.equals("STRUCT") || kind.equals("UNION");
+        }
+    }
+
+    /** The types of a standalone text, read from the text alone (not through btfkit). */
+    private static Map<Integer, Node> nodes(String text) {
+        Map<Integer, Node> nodes = new HashMap<>();
+        Matcher m = Pattern.compile("[a-z_]*type_id=(\\d+)").matcher("");
+        Node current = null;
+        for (String line : text.split("\n")) {
+            if (line.startsWith("[")) {
+                current = new Node(line.substring(line.indexOf(']') + 2).split(" ")[0], new ArrayList<>());
+                nodes.put(Integer.parseInt(line.substring(1, line.indexOf(']'))), current);
+            }
+            m.reset(line);
+            while (current != null && m.find()) {
+                current.refs().add(Integer.parseInt(m.group(1)));
+            }
+        }
+        return nodes;
+    }
+
+    /**
+     * Whether {@code text} has a cycle of references that passes through no struct or union: the
+     * cycles libbpf's dedup refuses ({@code -ELOOP}), because it resolves reference types
+     * (modifiers, typedefs, pointers, arrays, prototypes, tags) depth first once structs and
+     * unions are done.
+     */
+    static boolean hasReferenceCycle(String text) {
+        Map<Integer, Node> nodes = nodes(text);
+        return nodes.keySet().stream().anyMatch(id -> !nodes.get(id).composite()
+                && reaches(nodes, id, id, n -> n.composite() ? List.of() : n.refs()));
+    }
+
+    /**
+     * Whether a struct or union of {@code text} contains itself by value (through members, array
+     * elements, modifiers and typedefs, not through a pointer or a prototype): a type C cannot
+     * have, its size being infinite. libbpf 1.1's dedup recurses without end on some of them.
+     */
+    static boolean hasValueCycle(String text) {
+        Map<Integer, Node> nodes = nodes(text);
+        return nodes.keySet().stream().anyMatch(id -> nodes.get(id).composite() && reaches(nodes, id, id, n -> switch (n.kind()) {
+            case "STRUCT", "UNION", "CONST", "VOLATILE", "RESTRICT", "TYPEDEF", "TYPE_TAG" -> n.refs();
+            case "ARRAY" -> n.refs().subList(0, 1);
+            default -> List.of();
+        }));
+    }
+
+    /** Whether {@code to} is reached from {@code from} in one step or more along {@code edges}. */
+    private static boolean reaches(Map<Integer, Node> nodes, int from, int to,
+            Function<Node, List<Integer>> edges) {
+        Set<Integer> seen = new HashSet<>();
+        ArrayDeque<Integer> work = new ArrayDeque<>(edges.apply(nodes.get(from)));
+        while (!work.isEmpty()) {
+            int id = work.poll();
+            if (id == to) {
+                return true;
+            }
+            Node n = nodes.get(id);
+            if (n != null && seen.add(id)) {
+                work.addAll(edges.apply(n));
+            }
+        }
+        return false;
     }
 
     /** All ids of a text's types, for tests that need them. */

@@ -20,8 +20,8 @@ final class DocExamples {
     private DocExamples() {
     }
 
-    /** One command of a document, with its output as shown. */
-    record Example(String doc, int line, String command, List<String> shown, String notRun) {
+    /** One command of a document, with its output as shown; {@code block}: the line of its code block's fence. */
+    record Example(String doc, int line, String command, List<String> shown, String notRun, int block) {
         String label() {
             return doc + ":" + line + " $ " + command;
         }
@@ -88,7 +88,7 @@ final class DocExamples {
                 shown.add(lines[i]);
                 i++;
             }
-            out.add(new Example(doc, line, cmd.toString(), shown, notRun));
+            out.add(new Example(doc, line, cmd.toString(), shown, notRun, start));
         }
     }
 

@@ -62,8 +62,14 @@ class DocExamplesTest {
             if (examples.isEmpty()) {
                 continue;
             }
+            java.util.Set<String> before = entries(repo);
             List<Result> results = run(name, examples, repo, bin);
-            out.add(DynamicContainer.dynamicContainer(name, results.stream().map(DocExamplesTest::check)));
+            java.util.Set<String> left = entries(repo);
+            left.removeAll(before);
+            Stream<DynamicTest> tests = Stream.concat(results.stream().map(DocExamplesTest::check),
+                    Stream.of(DynamicTest.dynamicTest("leaves nothing in the checkout", () -> assertEquals(
+                            java.util.Set.of(), left, name + ": a reader following it from the repository root would be left these"))));
+            out.add(DynamicContainer.dynamicContainer(name, tests));
         }
         return out.stream();
     }
@@ -80,6 +86,12 @@ class DocExamplesTest {
                         + "\n--- it printed:\n" + String.join("\n", r.printed()));
             }
         });
+    }
+
+    private static java.util.Set<String> entries(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.map(p -> p.getFileName().toString()).collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
+        }
     }
 
     /** A directory {@code repo} of links to the checkout's entries, with {@code shared} beside it. */
@@ -141,9 +153,17 @@ class DocExamplesTest {
         Path outs = Files.createDirectories(work.resolve("out").resolve(doc.replace('/', '_')));
         StringBuilder script = new StringBuilder("__rc=0\n");
         List<String> skipped = new ArrayList<>();
+        int toolMissingInBlock = -1;
+        String toolMissing = null;
         for (int i = 0; i < examples.size(); i++) {
             DocExamples.Example e = examples.get(i);
             String why = e.notRun() != null ? "not run by the docs test: " + e.notRun() : missingTool(e.command());
+            if (why == null && e.block() == toolMissingInBlock) {
+                why = "follows a command of its block that was not run: " + toolMissing; // (it uses that one's output)
+            } else if (why != null && e.notRun() == null) {
+                toolMissingInBlock = e.block();
+                toolMissing = why;
+            }
             skipped.add(why);
             if (why != null) {
                 continue;
@@ -156,7 +176,8 @@ class DocExamplesTest {
         Files.writeString(scriptFile, script);
         ProcessBuilder pb = new ProcessBuilder("bash", scriptFile.toString()).directory(repo.toFile())
                 .redirectErrorStream(true).redirectOutput(outs.resolve("bash.log").toFile());
-        pb.environment().put("PATH", bin + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+        // (the sbin directories too, where bpftool lives, as TestData.tool looks there)
+        pb.environment().put("PATH", bin + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin") + ":/usr/sbin:/sbin");
         pb.environment().put("LC_ALL", "C");
         Process p = pb.start();
         if (!p.waitFor(10, TimeUnit.MINUTES)) {
@@ -178,6 +199,31 @@ class DocExamplesTest {
             results.add(new Result(examples.get(i), skipped.get(i), printed));
         }
         return results;
+    }
+
+    /**
+     * An example that needs a tool says so by calling it: the test runs it where the tool is and
+     * skips it, with the reason, where it is not. "Not run" is for what a test must not do
+     * (install, the test run itself, data the repository does not have).
+     */
+    @Test
+    void noExampleIsLeftOutMerelyForATool() throws IOException {
+        Path root = TestData.root();
+        List<Path> docs = new ArrayList<>(List.of(root.resolve("README.md")));
+        try (Stream<Path> s = Files.list(root.resolve("docs"))) {
+            s.filter(f -> f.toString().endsWith(".md")).forEach(docs::add);
+        }
+        List<String> bad = new ArrayList<>();
+        for (Path doc : docs) {
+            for (DocExamples.Example e : DocExamples.parse(doc.getFileName().toString(), Files.readString(doc))) {
+                for (String tool : TOOLS) {
+                    if (e.notRun() != null && e.notRun().matches("(?i).*\\bneeds " + Pattern.quote(tool) + "\\b.*")) {
+                        bad.add(e.label() + ": " + e.notRun());
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), bad);
     }
 
     @Test

@@ -53,6 +53,20 @@ class ErrorsTest {
     }
 
     @Test
+    void outDirNamingAFileIsNotADirectory() throws Exception {
+        Path file = tmp.resolve("afile");
+        Files.writeString(file, "x");
+        for (String cmd : List.of("dedup", "convert", "distill")) {
+            List<String> args = new ArrayList<>(List.of(cmd, "--out-dir", file.toString(), TestData.sample("gcc/job.o").toString()));
+            if (cmd.equals("distill")) {
+                args.addAll(List.of("--base", TestData.sample("gcc/main.o").toString()));
+            }
+            assertOneLine(Cli.run(args.toArray(String[]::new)), 2, file.toString(), "not a directory");
+        }
+        assertEquals("x", Files.readString(file), "the file is left alone");
+    }
+
+    @Test
     void splitWithoutBaseSaysSo() {
         Path f = TestData.golden("modules/roles.btf");
         assertOneLine(Cli.run("dump", f.toString()), 2, f.toString(), "give its base with --base");

@@ -122,6 +122,66 @@ class ProgressBarTest {
         assertTrue(t.lines().get(t.lines().size() - 1).startsWith("btfkit: validate: 392 ok, 8 failed in "), screen);
     }
 
+    @org.junit.jupiter.api.Test
+    void anInterruptErasesTheBarAndSaysSo() {
+        StringWriter raw = new StringWriter();
+        ProgressBar bar = new ProgressBar("dedup", 100, new PrintWriter(raw, true), 80, 0);
+        bar.update(3);
+        bar.interrupted();
+        bar.update(4);
+        assertTrue(raw.toString().endsWith(ProgressBar.CLEAR + "btfkit: interrupted" + System.lineSeparator()), raw.toString());
+        Terminal t = Terminal.play(raw.toString(), 80);
+        assertEquals(List.of("btfkit: interrupted"), t.lines(), "no bar left, nothing drawn after");
+    }
+
+    /** Ctrl-C during a batch on a terminal: the bar is erased, the last line says so, exit 130. */
+    @org.junit.jupiter.api.Test
+    void ctrlCDuringABatchLeavesACleanLine() throws Exception {
+        Path script = TestData.requireTool("script");
+        Path module = TestData.golden("modules/roles.btf");
+        Path base = TestData.golden("vmlinux-6.1.0-56.btf");
+        Path argFile = tmp.resolve("args");
+        List<String> args = new ArrayList<>(List.of("validate", "--base", base.toString()));
+        for (int i = 0; i < 20_000; i++) {
+            args.add(module.toString()); // (a long batch: the interrupt lands in the middle of it)
+        }
+        Files.write(argFile, args);
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String cmd = "exec '" + java + "' -cp '" + System.getProperty("java.class.path") + "' io.btfkit.cli.Main @" + argFile;
+        ProcessBuilder pb = new ProcessBuilder(script.toString(), "-qec", cmd, "/dev/null")
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        pb.environment().put("TERM", "xterm");
+        pb.environment().put("COLUMNS", "100");
+        Process p = pb.start();
+        ByteArrayOutputStream screen = new ByteArrayOutputStream();
+        Thread reader = new Thread(() -> {
+            try {
+                p.getInputStream().transferTo(screen);
+            } catch (java.io.IOException e) {
+                // the process is gone
+            }
+        });
+        reader.start();
+        try {
+            long deadline = System.nanoTime() + 120_000_000_000L;
+            while (!screen.toString(StandardCharsets.UTF_8).contains("validate [") && p.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertTrue(p.isAlive(), "the batch ended before it could be interrupted: " + screen);
+            ProcessHandle jvm = p.toHandle().descendants().filter(h -> h.info().command().orElse("").endsWith("java"))
+                    .findFirst().orElseThrow();
+            new ProcessBuilder("kill", "-INT", Long.toString(jvm.pid())).start().waitFor();
+            assertEquals(130, p.waitFor(), screen.toString(StandardCharsets.UTF_8));
+            reader.join();
+        } finally {
+            p.destroyForcibly();
+        }
+        String out = screen.toString(StandardCharsets.UTF_8).replace("\r\n", "\n");
+        Terminal t = Terminal.play(out, 100);
+        assertEquals(List.of("btfkit: interrupted"), t.lines(), "the bar erased, one line said: " + out);
+        assertTrue(out.endsWith("btfkit: interrupted\n"), "the prompt after it starts a fresh line: " + out);
+    }
+
     /**
      * What a terminal of {@code width} columns shows after the bytes: {@code \r} to column 0,
      * {@code ESC [ K} erases to the end of the line, {@code \n} to the next line; a character

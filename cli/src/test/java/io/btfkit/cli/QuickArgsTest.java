@@ -151,7 +151,12 @@ class QuickArgsTest {
             Object cmd = Main.commandLine(c).getSubcommands().get(c).getCommandSpec().userObject();
             Class<?> type = cmd.getClass().getDeclaredField(path.contains(".") ? path.substring(0, path.indexOf('.')) : path).getType();
             if (path.contains(".")) {
-                type = type.getDeclaredField(path.substring(path.indexOf('.') + 1)).getType();
+                String field = path.substring(path.indexOf('.') + 1);
+                Class<?> k = type;
+                while (java.util.Arrays.stream(k.getDeclaredFields()).noneMatch(f -> f.getName().equals(field))) {
+                    k = k.getSuperclass(); // (a mixin's option may be inherited)
+                }
+                type = k.getDeclaredField(field).getType();
             }
             List<String> out = new ArrayList<>();
             for (Object e : type.getEnumConstants()) {

@@ -393,23 +393,93 @@ class SafeOutputTest {
         }
     }
 
+    /**
+     * SIGTERM (kill) and SIGINT (Ctrl-C) while the output is being written: the child is frozen
+     * (SIGSTOP) once its temporary file holds bytes, so the signal meets it mid-write for certain
+     * (checked on the frozen state), then signalled and let go. It dies of the signal, the output
+     * is as before (absent, or the old file) and no temporary file is left.
+     */
     @Test
     void killedMidRunLeavesNoPartialOutput() throws Exception {
-        Path in = TestData.vmlinux618();
-        Path ref = tmp.resolve("ref.json");
-        assertEquals(0, Cli.run("dump", in.toString(), "--format", "json", "-o", ref.toString()).exit);
-        byte[] want = Files.readAllBytes(ref);
+        Path in = TestData.vmlinux618(); // its JSON dump is 17 MB, written over about half a second
         Path dir = Files.createDirectory(tmp.resolve("runs"));
-        for (int round = 0; round < 6; round++) {
-            Path out = dir.resolve("out" + round + ".json");
-            Process p = child("dump", in.toString(), "--format", "json", "-o", out.toString());
-            Thread.sleep(150L + 150L * round);
-            p.destroy(); // SIGTERM: the shutdown hook removes the temporary file
-            assertTrue(p.waitFor(30, TimeUnit.SECONDS));
-            if (Files.exists(out)) {
-                assertArrayEquals(want, Files.readAllBytes(out), "an output that exists is complete");
+        byte[] old = "the previous output\n".getBytes(StandardCharsets.US_ASCII);
+        record Round(String signal, int number, boolean existed) {
+        }
+        for (Round round : List.of(new Round("TERM", 15, false), new Round("INT", 2, true))) {
+            Path out = dir.resolve("out-" + round.signal() + ".json");
+            if (round.existed()) {
+                Files.write(out, old);
             }
-            assertEquals(List.of(), tempFilesIn(dir), "no temporary file left (round " + round + ")");
+            String what = "SIG" + round.signal() + (round.existed() ? " over an existing output" : "");
+            Process p = null;
+            long partial = 0;
+            for (int attempt = 0; attempt < 5 && partial == 0; attempt++) {
+                p = child("dump", in.toString(), "--format", "json", "-o", out.toString());
+                partial = freezeMidWrite(p, dir);
+                if (partial == 0) { // it finished first: the output landed; try again
+                    assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+                    if (round.existed()) {
+                        Files.write(out, old);
+                    } else {
+                        Files.deleteIfExists(out);
+                    }
+                }
+            }
+            assertTrue(partial > 0, what + ": the child was never caught writing its output (5 tries)");
+            // frozen mid-write: a partial temporary file, the output not replaced yet
+            assertOutputAsBefore(out, round.existed() ? old : null, what + ", frozen");
+            signal(p, round.signal());
+            signal(p, "CONT");
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), what + ": the child did not end");
+            assertEquals(128 + round.number(), p.exitValue(), what + ": the child was not ended by the signal");
+            assertOutputAsBefore(out, round.existed() ? old : null, what + " after " + partial + " bytes");
+            assertEquals(List.of(), tempFilesIn(dir), what + ": temporary file left");
+        }
+    }
+
+    /**
+     * Waits until {@code p}'s temporary file in {@code dir} holds bytes, then stops {@code p}
+     * (SIGSTOP) and returns how many bytes that file holds now; 0 when {@code p} ended first or
+     * renamed the file before it stopped (nothing is pending then).
+     */
+    private static long freezeMidWrite(Process p, Path dir) throws Exception {
+        while (p.isAlive()) {
+            for (String name : tempFilesIn(dir)) {
+                Path t = dir.resolve(name);
+                if (sizeOrZero(t) > 0) {
+                    signal(p, "STOP");
+                    long now = sizeOrZero(t); // the state the signal will meet
+                    if (now == 0) {
+                        signal(p, "CONT");
+                    }
+                    return now;
+                }
+            }
+            Thread.sleep(1);
+        }
+        return 0;
+    }
+
+    private static long sizeOrZero(Path f) {
+        try {
+            return Files.size(f);
+        } catch (IOException e) {
+            return 0; // renamed or removed meanwhile
+        }
+    }
+
+    /** Sends {@code SIG<name>} to {@code p}, through the shell's kill (Java sends only TERM and KILL). */
+    private static void signal(Process p, String name) {
+        assertEquals(0, sh("sh", "-c", "kill -" + name + " " + p.pid()), "kill -" + name + " " + p.pid());
+    }
+
+    /** {@code out} is absent ({@code before} null) or holds exactly {@code before}. */
+    private static void assertOutputAsBefore(Path out, byte[] before, String what) throws IOException {
+        if (before == null) {
+            assertFalse(Files.exists(out), what + ": " + out + " exists (" + sizeOrZero(out) + " bytes)");
+        } else {
+            assertArrayEquals(before, Files.readAllBytes(out), what + ": " + out + " changed");
         }
     }
 

@@ -101,6 +101,42 @@ class WrongBaseTest {
         assertWrongBase(r, split, dist);
     }
 
+    private void assertStandalone(Cli r, Path input, Path base, String more) {
+        assertEquals(2, r.exit, r.toString());
+        assertEquals("btfkit: " + input + ": is standalone BTF, not split BTF of " + base
+                + " (its strings start with the empty string and it reads without a base): drop the base" + more + "\n", r.err);
+        assertFalse(Files.exists(tmp.resolve("out")) || Files.exists(tmp.resolve("out2")), "nothing written");
+    }
+
+    /**
+     * Standalone BTF given a base: its names may all happen to fall on string starts of the base
+     * (here 'int' at offset 1) and its ids below the base's count, but its strings start with the
+     * empty string, which no producer of split BTF writes, and it reads on its own.
+     */
+    @Test
+    void standaloneBtfWhoseNamesFitTheBaseIsNotReadAsSplit() throws Exception {
+        Path small = tmp.resolve("small.btf");
+        Files.write(small, io.btfkit.core.BtfWriter.write(io.btfkit.core.text.RawTextParser.parse("""
+                [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                [2] PTR '(anon)' type_id=1
+                [3] CONST '(anon)' type_id=2
+                """, null)));
+        Path vmlinux = TestData.golden("vmlinux-6.1.0-56.btf");
+        for (String command : List.of("dump M --base B", "stats M --base B", "dedup M --base B -o O", "link M --base B -o O")) {
+            assertStandalone(run(command, small, vmlinux), small, vmlinux, "");
+        }
+        assertStandalone(run("distill M --base B -o O --base-out O2", vmlinux, vmlinux), vmlinux, vmlinux, "");
+    }
+
+    /** gcc -gbtf output is standalone too: only link takes it with a base (docs/GCC.md); the others say so. */
+    @Test
+    void gccOutputWithABaseIsRefusedButByLink() {
+        Path gcc = TestData.sample("gcc/job.o");
+        Path vmlinux = TestData.golden("vmlinux-6.1.0-56.btf");
+        assertStandalone(run("dump M --base B", gcc, vmlinux), gcc, vmlinux, " (gcc -gbtf output: 'btfkit link --base' links it onto a base)");
+        assertEquals(0, run("link M --base B -o O", gcc, vmlinux).exit);
+    }
+
     @Test
     void batchModeReportsEachInput() {
         Path a = TestData.golden("modules/roles.btf");

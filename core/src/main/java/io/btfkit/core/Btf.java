@@ -20,6 +20,7 @@ public final class Btf {
     private final int[] starts;
     private final StringTable strings;
     private final RawFormat format;
+    private final RawLayout rawLayout;
 
     /**
      * @param base    base BTF or null
@@ -30,6 +31,11 @@ public final class Btf {
      * @param format  how the raw form was (or should be) encoded
      */
     public Btf(Btf base, int[] words, int[] starts, StringTable strings, RawFormat format) {
+        this(base, words, starts, strings, format, null);
+    }
+
+    /** {@code rawLayout}: where the sections lay in the bytes this BTF was read from (the reader's), or null. */
+    Btf(Btf base, int[] words, int[] starts, StringTable strings, RawFormat format, RawLayout rawLayout) {
         if (base == null ? strings.base() != null : strings.base() != base.strings) {
             throw new IllegalArgumentException("string table base does not match the base BTF");
         }
@@ -39,6 +45,7 @@ public final class Btf {
         this.starts = starts;
         this.strings = strings;
         this.format = Objects.requireNonNull(format);
+        this.rawLayout = rawLayout;
     }
 
     public Btf base() {
@@ -70,6 +77,14 @@ public final class Btf {
 
     public RawFormat format() {
         return format;
+    }
+
+    /**
+     * Where the sections lay in the bytes this BTF was read from, or null when it was not read
+     * from bytes (built, or made by an operation: written out, its sections are contiguous).
+     */
+    public RawLayout rawLayout() {
+        return rawLayout;
     }
 
     /** The own type section as words; read-only. */

@@ -57,12 +57,14 @@ public record BtfHeader(ByteOrder order, int version, int flags, long hdrLen,
             throw new BtfFormatException("header length " + hdrLen + " (header offset 4) is "
                     + (hdrLen < CLASSIC_LENGTH ? "below 24" : "past the end of the data (" + len + " bytes)"));
         }
-        if (hdrLen > CLASSIC_LENGTH && hdrLen < LAYOUT_LENGTH) {
-            throw new BtfFormatException("header length " + hdrLen + " (header offset 4) cuts the layout fields; want 24 or at least 32");
-        }
-        for (long i = LAYOUT_LENGTH; i < hdrLen; i++) {
+        // a header of 25..31 bytes cuts the layout fields: read as the classic header when the
+        // bytes past 24 are zero (the kernel and libbpf do), refused otherwise (half a field)
+        for (long i = hdrLen < LAYOUT_LENGTH ? CLASSIC_LENGTH : LAYOUT_LENGTH; i < hdrLen; i++) {
             if (data[off + (int) i] != 0) {
-                throw new BtfFormatException("non-zero byte at header offset " + i + " past the known header fields");
+                throw new BtfFormatException(hdrLen < LAYOUT_LENGTH
+                        ? "header length " + hdrLen + " (header offset 4) cuts the layout fields, and header offset " + i
+                            + " is not zero (only zero bytes may pad a header shorter than 32)"
+                        : "non-zero byte at header offset " + i + " past the known header fields");
             }
         }
         long typeOff = u32(b, off + 8);

@@ -103,7 +103,7 @@ public final class BtfReader {
     public static Btf read(byte[] data, int off, int len, Btf base, Scratch scratch) {
         BtfHeader h = BtfHeader.parse(data, off, len);
         checkTrailing(data, off, len, h);
-        return readBlob(data, off, h, base, scratch, null);
+        return readBlob(data, off, h, base, scratch, null, len);
     }
 
     private static void checkTrailing(byte[] data, int off, int len, BtfHeader h) {
@@ -132,16 +132,19 @@ public final class BtfReader {
             throw new IllegalArgumentException("string section of " + h.strLen() + " bytes, given " + strings.length);
         }
         checkTrailing(data, 0, len, h);
-        return readBlob(data, 0, h, null, scratch, strings);
+        return readBlob(data, 0, h, null, scratch, strings, len);
     }
 
     /** Reads one blob whose header has been parsed; bytes after its sections are ignored. */
     public static Btf readBlob(byte[] data, int off, BtfHeader h, Btf base) {
-        return readBlob(data, off, h, base, null, null);
+        return readBlob(data, off, h, base, null, null, h.blobLength());
     }
 
-    /** {@code strs}: the string section, read apart (null: in {@code data}). */
-    private static Btf readBlob(byte[] data, int off, BtfHeader h, Btf base, Scratch scratch, byte[] strs) {
+    /**
+     * {@code strs}: the string section, read apart (null: in {@code data}); {@code given}: the
+     * bytes given for the blob ({@link RawLayout#bytes()}).
+     */
+    private static Btf readBlob(byte[] data, int off, BtfHeader h, Btf base, Scratch scratch, byte[] strs, long given) {
         int metaStart = off + (int) h.hdrLen();
         LayoutTable layout = h.layoutLen() > 0 ? readLayout(data, metaStart + (int) h.layoutOff(), (int) h.layoutLen(), h.order())
                 : null;
@@ -159,13 +162,14 @@ public final class BtfReader {
                 // (with a scratch, room for the most types the words can hold: it never grows)
                 : scratch == null ? indexChecked(words, n, strings.end(), null)
                 : indexChecked(words, n, strings.end(), scratch.starts(n / 3 + 2), strings.bytes(), scratch);
+        RawLayout raw = new RawLayout(h, given);
         if (checked != null) {
-            return new Btf(null, words, checked, strings, format);
+            return new Btf(null, words, checked, strings, format, raw);
         }
         // split BTF, or something is wrong (or a kind only the layout section describes): the
         // general passes, which name the fault
         int[] starts = index(words, n, layout, base == null ? 1 : base.typeCount());
-        Btf btf = new Btf(base, words, starts, strings, format);
+        Btf btf = new Btf(base, words, starts, strings, format, raw);
         checkReferences(btf);
         return btf;
     }

@@ -16,7 +16,7 @@ public final class StringTable {
     private final int start;
     private final byte[] data;
     /** Lazily built hash index of string starts (first occurrence wins), for {@link #find}. */
-    private volatile int[] startIndex;
+    private volatile long[] startIndex;
 
     /**
      * @param base  the base BTF's table, or null for standalone BTF
@@ -176,22 +176,31 @@ public final class StringTable {
      * libbpf looks up an existing string before adding one.
      */
     public int find(byte[] s) {
+        return find(s, 0, s.length, StringPool.hash(s, 0, s.length));
+    }
+
+    /**
+     * {@link #find(byte[])} of the {@code len} bytes at {@code s[from]}, whose
+     * {@link StringPool#hash} is {@code hash} (hot: the merge looks up every distinct string of
+     * every input in the base, with the hash it already has and without a copy).
+     */
+    public int find(byte[] s, int from, int len, int hash) {
         if (base != null) {
-            int b = base.find(s);
+            int b = base.find(s, from, len, hash);
             if (b >= 0) {
                 return b;
             }
         }
-        int[] index = index();
+        long[] index = index();
         int mask = index.length - 1;
-        int h = StringPool.hash(s, 0, s.length) & mask;
+        int h = hash & mask;
         while (true) {
-            int e = index[h];
+            long e = index[h];
             if (e == 0) {
                 return -1;
             }
-            int i = e - 1;
-            if (equalsAt(i, s)) {
+            int i = (int) e - 1;
+            if ((int) (e >>> 32) == hash && equalsAt(i, s, from, len)) {
                 return start + i;
             }
             h = (h + 1) & mask;
@@ -202,14 +211,15 @@ public final class StringTable {
         return find(s.getBytes(StandardCharsets.UTF_8));
     }
 
-    private boolean equalsAt(int i, byte[] s) {
-        return i + s.length < data.length
-                && regionEquals(data, i, s, 0, s.length)
-                && data[i + s.length] == 0;
+    private boolean equalsAt(int i, byte[] s, int from, int len) {
+        return i + len < data.length
+                && regionEquals(data, i, s, from, len)
+                && data[i + len] == 0;
     }
 
-    private int[] index() {
-        int[] idx = startIndex;
+    /** Per string start (first occurrence wins): its hash in the upper half, offset + 1 in the lower. */
+    private long[] index() {
+        long[] idx = startIndex;
         if (idx != null) {
             return idx;
         }
@@ -220,7 +230,7 @@ public final class StringTable {
             }
         }
         int cap = Integer.highestOneBit(Math.max(4, count * 2)) << 1;
-        idx = new int[cap];
+        idx = new long[cap];
         int mask = cap - 1;
         int i = 0;
         while (i < data.length) {
@@ -231,18 +241,19 @@ public final class StringTable {
             if (j >= data.length) {
                 break; // unterminated tail: not a string
             }
-            int h = StringPool.hash(data, i, j - i) & mask;
+            int hash = StringPool.hash(data, i, j - i);
+            int h = hash & mask;
             boolean dup = false;
             while (idx[h] != 0) {
-                int o = idx[h] - 1;
-                if (o >= 0 && regionEquals(data, o, data, i, j - i) && data[o + j - i] == 0) {
+                int o = (int) idx[h] - 1;
+                if ((int) (idx[h] >>> 32) == hash && regionEquals(data, o, data, i, j - i) && data[o + j - i] == 0) {
                     dup = true;
                     break;
                 }
                 h = (h + 1) & mask;
             }
             if (!dup) {
-                idx[h] = i + 1;
+                idx[h] = ((long) hash << 32) | (i + 1L);
             }
             i = j + 1;
         }

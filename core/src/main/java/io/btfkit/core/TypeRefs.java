@@ -96,45 +96,55 @@ public final class TypeRefs {
      * words apart; 0 when the name is the only one. Same fields as {@link #forEachStringSlot}.
      */
     public static int memberNameStride(int[] w, int start) {
-        switch (Kind.kindOf(w[start + 1])) {
-            case Kind.STRUCT:
-            case Kind.UNION:
-            case Kind.ENUM64:
-                return 3;
-            case Kind.ENUM:
-            case Kind.FUNC_PROTO:
-                return 2;
-            default:
-                return 0;
-        }
+        return MEMBER_NAME_STRIDE[Kind.kindOf(w[start + 1])];
     }
 
-    /** Number of type-id fields of the type at {@code start}. */
+    /**
+     * Number of type-id fields of the type at {@code start}: a per-kind constant plus a per-kind
+     * multiple of vlen (tables rather than a switch: this runs several times per type in every
+     * pass over millions of types).
+     */
     public static int typeIdCount(int[] w, int start) {
         int info = w[start + 1];
-        int vlen = Kind.vlenOf(info);
-        switch (Kind.kindOf(info)) {
-            case Kind.PTR:
-            case Kind.TYPEDEF:
-            case Kind.VOLATILE:
-            case Kind.CONST:
-            case Kind.RESTRICT:
-            case Kind.FUNC:
-            case Kind.VAR:
-            case Kind.DECL_TAG:
-            case Kind.TYPE_TAG:
-                return 1;
-            case Kind.ARRAY:
-                return 2;
-            case Kind.STRUCT:
-            case Kind.UNION:
-            case Kind.DATASEC:
-                return vlen;
-            case Kind.FUNC_PROTO:
-                return vlen + 1;
-            default:
-                return 0;
+        int kind = Kind.kindOf(info);
+        return TYPE_IDS_FIXED[kind] + TYPE_IDS_PER_VLEN[kind] * Kind.vlenOf(info);
+    }
+
+    /** {@link #typeIdCount} of a type of {@code kind} with {@code vlen} (hot loops that decoded the info word). */
+    public static int typeIdCountOf(int kind, int vlen) {
+        return TYPE_IDS_FIXED[kind] + TYPE_IDS_PER_VLEN[kind] * vlen;
+    }
+
+    /** Offset of the first type-id field from the type's start, by kind ({@link #firstTypeIdSlot}). */
+    public static int firstTypeIdOffset(int kind) {
+        return FIRST_TYPE_ID[kind];
+    }
+
+    /** {@link #typeIdStride} by kind. */
+    public static int typeIdStrideOf(int kind) {
+        return TYPE_ID_STRIDE[kind];
+    }
+
+    private static final byte[] MEMBER_NAME_STRIDE = new byte[128];
+    private static final byte[] TYPE_IDS_FIXED = new byte[128];
+    private static final byte[] TYPE_IDS_PER_VLEN = new byte[128];
+
+    static {
+        MEMBER_NAME_STRIDE[Kind.STRUCT] = 3;
+        MEMBER_NAME_STRIDE[Kind.UNION] = 3;
+        MEMBER_NAME_STRIDE[Kind.ENUM64] = 3;
+        MEMBER_NAME_STRIDE[Kind.ENUM] = 2;
+        MEMBER_NAME_STRIDE[Kind.FUNC_PROTO] = 2;
+        for (int k : new int[] {Kind.PTR, Kind.TYPEDEF, Kind.VOLATILE, Kind.CONST, Kind.RESTRICT, Kind.FUNC, Kind.VAR,
+                Kind.DECL_TAG, Kind.TYPE_TAG}) {
+            TYPE_IDS_FIXED[k] = 1;
         }
+        TYPE_IDS_FIXED[Kind.ARRAY] = 2;
+        TYPE_IDS_PER_VLEN[Kind.STRUCT] = 1;
+        TYPE_IDS_PER_VLEN[Kind.UNION] = 1;
+        TYPE_IDS_PER_VLEN[Kind.DATASEC] = 1;
+        TYPE_IDS_FIXED[Kind.FUNC_PROTO] = 1;
+        TYPE_IDS_PER_VLEN[Kind.FUNC_PROTO] = 1;
     }
 
     /**

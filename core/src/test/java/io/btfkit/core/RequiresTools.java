@@ -8,8 +8,9 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * External tools a test class or method needs ({@code "bpftool"}, {@code "clang"}, or
- * {@code "btfref"} for the libbpf reference helper). When one is missing (or
+ * External tools a test class or method needs ({@code "bpftool"}, {@code "clang"},
+ * {@code "btfref"} for the libbpf reference helper, or {@code "kernel"} for the running kernel's
+ * BTF loader, {@link TestData#kernelVerdict}). When one is missing (or
  * {@code BTFKIT_TEST_NO_TOOLS} is set) the test is skipped with the reason before it runs: a jqwik
  * property is then never tried, instead of rejecting every try, which jqwik reports as a failure.
  * Works for JUnit Jupiter and jqwik tests alike.

@@ -126,6 +126,9 @@ public final class TestData {
                     : "btfref (libbpf helper) not available: " + root().resolve("target/btfref")
                     + " missing and not buildable (needs gcc, libbpf-dev and " + shared().resolve("tools/btfref") + ")";
         }
+        if (name.equals(KERNEL)) {
+            return whyNoKernel();
+        }
         return tool(name) != null ? null : name + " not available: not on PATH";
     }
 
@@ -134,6 +137,100 @@ public final class TestData {
         String why = whyMissing(name);
         Assumptions.assumeTrue(why == null, "skipped: " + why);
         return name.equals("btfref") ? btfref() : tool(name);
+    }
+
+    /**
+     * The tool name of the running kernel's BTF loader ({@link #kernelVerdict}): {@code
+     * bpf(BPF_BTF_LOAD)} through the helper {@code core/src/test/c/btfload.c}, built with gcc
+     * into {@code target/btfload}; available where it builds and the kernel lets this process
+     * load BTF (root or CAP_BPF).
+     */
+    public static final String KERNEL = "kernel";
+
+    private static volatile Path btfload;
+    private static volatile String noKernel;
+    private static volatile boolean kernelTried;
+
+    private static synchronized String whyNoKernel() {
+        if (!kernelTried) {
+            kernelTried = true;
+            Path src = root().resolve("core/src/test/c/btfload.c");
+            Path out = root().resolve("target").resolve("btfload");
+            if (tool("gcc") == null || !Files.exists(src)) {
+                noKernel = "kernel BTF loader not available: building " + src + " needs gcc";
+            } else {
+                try {
+                    Files.createDirectories(out.getParent());
+                    Process pr = new ProcessBuilder("gcc", "-O2", "-o", out.toString(), src.toString())
+                            .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                    if (pr.waitFor() != 0 || !Files.isExecutable(out)) {
+                        noKernel = "kernel BTF loader not available: gcc could not build " + src;
+                    } else {
+                        btfload = out;
+                        String v = verdict(out, minimalBtf());
+                        if (!v.equals("ok")) {
+                            noKernel = "kernel BTF loader not available: this kernel refuses BPF_BTF_LOAD of a valid BTF here ("
+                                    + v + "; needs root or CAP_BPF)";
+                        }
+                    }
+                } catch (IOException e) {
+                    noKernel = "kernel BTF loader not available: " + e.getMessage();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    noKernel = "kernel BTF loader not available: interrupted";
+                }
+            }
+        }
+        return toolsDisabled() ? "kernel BTF loader not available: " + NO_TOOLS + " is set" : noKernel;
+    }
+
+    /**
+     * The running kernel's verdict on {@code blob} as it is ({@code bpf(BPF_BTF_LOAD)}, no
+     * rewriting): {@code "ok"}, or {@code "errno N: REASON"} with the last line of the kernel's
+     * verifier log. The test is skipped with the reason where the kernel cannot be asked
+     * ({@link #KERNEL}).
+     */
+    public static String kernelVerdict(byte[] blob) {
+        String why = whyMissing(KERNEL);
+        Assumptions.assumeTrue(why == null, "skipped: " + why);
+        return verdict(btfload, blob);
+    }
+
+    private static String verdict(Path helper, byte[] blob) {
+        try {
+            Path f = Files.createTempFile("btfkit-load-", ".btf");
+            try {
+                Files.write(f, blob);
+                Process p = new ProcessBuilder(helper.toString(), f.toString()).redirectError(ProcessBuilder.Redirect.DISCARD)
+                        .start();
+                String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                int rc = p.waitFor();
+                String[] lines = out.split("\n", -1);
+                if (rc == 0) {
+                    return "ok";
+                }
+                if (rc != 1 || lines.length < 2) {
+                    throw new AssertionError("btfload exited " + rc + ": " + out);
+                }
+                return lines[0] + ": " + lines[1];
+            } finally {
+                Files.deleteIfExists(f);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    /** {@code [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED}, little-endian classic header. */
+    private static byte[] minimalBtf() {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(24 + 16 + 5).order(java.nio.ByteOrder.nativeOrder());
+        b.putShort((short) 0xeb9f).put((byte) 1).put((byte) 0).putInt(24).putInt(0).putInt(16).putInt(16).putInt(5);
+        b.putInt(1).putInt(1 << 24).putInt(4).putInt((1 << 24) | 32);
+        b.put(new byte[] {0, 'i', 'n', 't', 0});
+        return b.array();
     }
 
     private static volatile Path btfref;

@@ -9,15 +9,10 @@ import io.btfkit.core.BtfWriter;
 import io.btfkit.core.Kind;
 import io.btfkit.core.TestData;
 import io.btfkit.core.io.InputLoader;
-import io.btfkit.core.io.LoadedInput;
-import io.btfkit.minimize.CoreRelocator;
 import io.btfkit.minimize.ReloKind;
-import io.btfkit.minimize.ReloResult;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.IntStream;
@@ -47,9 +42,7 @@ class CoreHostileOracleTest {
     void nestedAnonymousMembersResolveAsInLibbpf(int seed, @TempDir Path tmp) throws IOException {
         Path target = tmp.resolve("target.btf");
         Files.write(target, BtfWriter.write(nestedTarget(new Random(seed))));
-        List<String> libbpf = libbpf(TestData.sample("bpf/core_reads.bpf.o"), target);
-        assertTrue(!libbpf.isEmpty());
-        assertEquals(libbpf, btfkit(TestData.sample("bpf/core_reads.bpf.o"), target), "seed " + seed);
+        assertSameAsLibbpf(TestData.sample("bpf/core_reads.bpf.o"), target, "seed " + seed);
     }
 
     /**
@@ -118,16 +111,14 @@ class CoreHostileOracleTest {
         Path object = compile(tmp, type);
         for (ReloKind kind : new ReloKind[] {ReloKind.TYPE_EXISTS, ReloKind.TYPE_MATCHES}) {
             Path prog = kind == ReloKind.TYPE_EXISTS ? object : withKind(object, tmp, kind);
-            List<String> libbpf = libbpf(prog, prog);
-            List<String> btfkit = btfkit(prog, prog);
-            assertEquals(libbpf, btfkit, type + " " + kind);
+            assertSameAsLibbpf(prog, prog, type + " " + kind);
         }
     }
 
     /** A BPF program with one type_exists relocation of {@code type}, built with clang. */
-    private static Path compile(Path dir, String type) throws IOException, InterruptedException {
-        Path clang = TestData.requireTool("clang");
-        StringBuilder src = new StringBuilder("#include \"bpf_defs.h\"\ntypedef int f0_t;\n");
+    private static Path compile(Path dir, String type) throws IOException {
+        StringBuilder src = new StringBuilder("typedef unsigned long long __u64;\n#define SEC(n) __attribute__((section(n), used))\n"
+                + "typedef int f0_t;\n");
         for (int k = 1; k <= 34; k++) {
             src.append("typedef void (*f").append(k).append("_t)(f").append(k - 1).append("_t);\n");
         }
@@ -137,15 +128,7 @@ class CoreHostileOracleTest {
         src.append("__u64 out[1];\nchar LICENSE[] SEC(\"license\") = \"GPL\";\nSEC(\"kprobe/do_exit\")\n")
                 .append("int prog(void *ctx)\n{\n\tout[0] = __builtin_preserve_type_info(*(").append(type)
                 .append(" *)0, 0);\n\treturn 0;\n}\n");
-        Path c = dir.resolve(type + ".c");
-        Files.writeString(c, src);
-        Path o = dir.resolve(type + ".bpf.o");
-        Process p = new ProcessBuilder(clang.toString(), "-target", "bpf", "-g", "-O2",
-                "-I", TestData.sample("bpf").toString(), "-c", c.toString(), "-o", o.toString())
-                .redirectErrorStream(true).start();
-        String msg = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.waitFor(), msg);
-        return o;
+        return LibbpfCore.compile(dir, type, src.toString());
     }
 
     /** The object with its one CO-RE record's kind changed (clang 14 cannot write type_matches). */
@@ -167,34 +150,15 @@ class CoreHostileOracleTest {
         return out;
     }
 
-    /** libbpf's outcome per relocation; "error" for the one it failed on (it stops there). */
-    private static List<String> libbpf(Path object, Path target) throws IOException {
-        Path oracle = CoreOracleTest.harness();
-        String log = new String(TestData.run(List.of(oracle.toString(), object.toString(), target.toString())),
-                StandardCharsets.UTF_8);
+    /**
+     * libbpf's outcome of each relocation — value, poison or error, and the first matching
+     * candidate's raw access path (where a stale index would show) — equals btfkit's.
+     */
+    private static void assertSameAsLibbpf(Path object, Path target, String what) throws IOException {
+        String log = LibbpfCore.log(object, target);
         assertTrue(log.contains("core_oracle: load"), log);
-        List<String> out = new ArrayList<>(CoreOracleTest.libbpfOutcomes(log));
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("relo #(\\d+): failed to relocate").matcher(log);
-        if (m.find()) {
-            out.add("relo #" + m.group(1) + " = error");
-        }
-        out.sort(null);
-        return out;
-    }
-
-    /** btfkit's outcome per relocation, in {@link #libbpf}'s form. */
-    private static List<String> btfkit(Path object, Path target) {
-        LoadedInput in = InputLoader.load(object, null);
-        Btf kernel = InputLoader.load(target, null).btf();
-        List<String> out = new ArrayList<>();
-        for (ReloResult r : new CoreRelocator(kernel).resolveAll(in.btf(), in.ext())) {
-            out.add(switch (r.status()) {
-                case POISONED -> "relo #" + r.relo().index() + " insn #" + r.relo().insnIndex() + " = poison";
-                case ERROR -> "relo #" + r.relo().index() + " = error";
-                default -> "relo #" + r.relo().index() + " insn #" + r.relo().insnIndex() + " = " + r.value();
-            });
-        }
-        out.sort(null);
-        return out;
+        List<LibbpfCore.Outcome> libbpf = LibbpfCore.outcomes(log);
+        assertTrue(!libbpf.isEmpty(), log);
+        assertEquals(libbpf, LibbpfCore.btfkit(object, InputLoader.load(target, null).btf()), what + "\n" + log);
     }
 }

@@ -51,4 +51,31 @@ class DedupPropertiesTest {
         assertTrue(linked.typeCount() <= whole.typeCount(), linked.typeCount() + " > " + whole.typeCount());
         assertEquals(Deduplicator.dedup(linked).btf().typeCount(), linked.typeCount(), "a link is already deduplicated");
     }
+
+    /**
+     * Parts partitioned at once into one shared class table give the same bytes every time,
+     * however the threads race for the table (links of units and of whole inputs, declarations
+     * resolved across parts; parts cut at any input boundary).
+     */
+    @Property(tries = 50)
+    void partsGiveTheSameBytesEveryTime(@ForAll long seed, @ForAll @IntRange(min = 3, max = 40) int structs,
+                                        @ForAll @IntRange(min = 2, max = 8) int units,
+                                        @ForAll @IntRange(min = 2, max = 5) int parts) {
+        Btf program = RandomBtf.program(seed, structs, true);
+        java.util.List<Btf> inputs = new java.util.ArrayList<>();
+        for (CuSplitter.Unit u : new CuSplitter(program, units, seed, 0.5).split()) {
+            inputs.add(u.btf());
+        }
+        try {
+            System.setProperty("btfkit.dedup.parts", Integer.toString(parts));
+            for (Deduplicator.Options o : new Deduplicator.Options[] {Deduplicator.Options.LINK, Deduplicator.Options.WHOLE}) {
+                byte[] first = BtfWriter.write(Deduplicator.link(inputs, null, o).btf());
+                for (int k = 0; k < 3; k++) {
+                    assertArrayEquals(first, BtfWriter.write(Deduplicator.link(inputs, null, o).btf()), o + ", run " + k);
+                }
+            }
+        } finally {
+            System.clearProperty("btfkit.dedup.parts");
+        }
+    }
 }

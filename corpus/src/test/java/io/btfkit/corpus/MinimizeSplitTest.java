@@ -74,9 +74,7 @@ class MinimizeSplitTest {
         Minimizer m = new Minimizer(target);
         for (Path o : objects) {
             LoadedInput in = InputLoader.load(o, null);
-            for (ReloResult r : relocator.resolveAll(in.btf(), in.ext())) {
-                m.record(r);
-            }
+            m.recordAll(relocator, io.btfkit.minimize.CoreProgram.parse(o.toString(), in.btf(), in.ext(), in.elf()));
         }
         return m;
     }
@@ -128,7 +126,7 @@ class MinimizeSplitTest {
      */
     @org.junit.jupiter.api.Test
     void libbpfResolvesTheBlobsAsBtfkitResolvesThePairs(@TempDir Path tmp) throws IOException {
-        Path oracle = CoreOracleTest.harness();
+        Path oracle = LibbpfCore.harness();
         Btf split = module("mlx4_core");
         Path object = TestData.sample("bpf/module_reads.bpf.o");
         Btf all = Deduplicator.linkStandalone(split.base(), List.of(split)).btf();
@@ -151,7 +149,7 @@ class MinimizeSplitTest {
     private static List<String> libbpf(Path oracle, Path object, Path target) {
         String log = new String(TestData.run(List.of(oracle.toString(), object.toString(), target.toString())), StandardCharsets.UTF_8);
         assertTrue(log.contains("core_oracle: load"), log);
-        return CoreOracleTest.libbpfOutcomes(log);
+        return LibbpfCore.valuesByInsn(log);
     }
 
     /** "relo #N insn #K " of the object's one target_type_id relocation. */

@@ -68,9 +68,7 @@ class MinimizeTest {
         Minimizer m = new Minimizer(kernel);
         for (Path o : objects) {
             LoadedInput in = InputLoader.load(o, null);
-            for (ReloResult r : relocator.resolveAll(in.btf(), in.ext())) {
-                m.record(r);
-            }
+            m.recordAll(relocator, io.btfkit.minimize.CoreProgram.parse(o.toString(), in.btf(), in.ext(), in.elf()));
         }
         return m.build();
     }

@@ -14,7 +14,8 @@ import java.util.List;
  * types that describe the unit's referenced types, cycles included. A declaration (FWD, enum
  * without values) says only its name and tag kind, so it is described by any type of that name
  * and kind, a definition included; this is what resolving it may do. Unlike {@link LinkAudit}
- * there is no splitter truth: each unit is its own truth.
+ * there is no splitter truth: each unit is its own truth. Units split on a base (modules) refer
+ * to base types, which the output, split on the same base, must refer to unchanged.
  */
 final class UnitLinkAudit {
     private final Btf out;
@@ -32,8 +33,8 @@ final class UnitLinkAudit {
         for (int k = 0; k < units.size(); k++) {
             Btf u = units.get(k);
             a.proven.clear(); // pairs are (output id, unit id): proven for this unit only
-            for (int id = 1; id < u.typeCount(); id++) {
-                int o = r.outputId(k, id, 1);
+            for (int id = u.firstId(); id < u.typeCount(); id++) {
+                int o = r.outputId(k, id, u.firstId());
                 if (!a.describes(u, o, id)) {
                     bad++;
                     if (example == null) {
@@ -57,13 +58,13 @@ final class UnitLinkAudit {
             if (proven.contains(key) || !assumed.add(key)) {
                 continue;
             }
-            if (o == 0 || s == 0) {
+            if (o == 0 || s == 0 || s < src.firstId()) {
                 if (o != s) {
-                    return false;
+                    return false; // void and base types stay what they are
                 }
                 continue;
             }
-            int[] ow = out.words();
+            int[] ow = out.owner(o).words(); // a unit's type may map to a base type
             int os = out.startOf(o);
             int[] sw = src.words();
             int ss = src.startOf(s);

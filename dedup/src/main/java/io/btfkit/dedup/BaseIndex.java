@@ -47,7 +47,7 @@ public final class BaseIndex {
             minId[classOfId[id]] = id;
         }
         definitions = Definitions.of(base.words(), base.starts(), 1, null, true,
-                new int[] {0, base.ownTypeCount()}, false);
+                new int[] {0, base.ownTypeCount()});
         byName = new Definitions.ByName();
         int[] w = base.words();
         int[] st = base.starts();
@@ -92,7 +92,17 @@ public final class BaseIndex {
         return named(name, 2);
     }
 
+    /** Adds the names of the base's declarations (FWDs, enums without values) to {@code out}. */
+    void addDeclarationNames(it.unimi.dsi.fastutil.ints.IntSet out) {
+        declarations.forEach(key -> out.add((int) (key >>> 32)));
+    }
+
     private int[] named(int name, int slot) {
+        int[] ids = tagMaps()[slot].get(name);
+        return ids == null ? new int[0] : ids;
+    }
+
+    private it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<int[]>[] tagMaps() {
         it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<int[]>[] maps = tagsByName;
         if (maps == null) {
             synchronized (this) {
@@ -103,8 +113,7 @@ public final class BaseIndex {
                 }
             }
         }
-        int[] ids = maps[slot].get(name);
-        return ids == null ? new int[0] : ids;
+        return maps;
     }
 
     @SuppressWarnings("unchecked")

@@ -2,6 +2,7 @@ package io.btfkit.dedup;
 
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Equivalence classes found so far — the canonical graph — hash-consed two ways: by full key
@@ -13,76 +14,100 @@ import java.util.Arrays;
  * Each class is represented by one of its nodes (its representative for comparisons) in the
  * layer's graph; the class's children are that node's children's classes, which are the same
  * for every member by construction.
+ *
+ * <p>Shared by the threads that partition parts of one graph at once ({@link SharedPartition}),
+ * so that no union step has to unify their classes afterwards. The class graph stays minimal
+ * because a class is only ever added where no equal one exists, checked under a lock: an
+ * acyclic type's key ({@link #findOrAdd}) under the lock of its hash's stripe, a cyclic
+ * component's match-or-make under one lock for all of them ({@link #cyclicLock}; only its
+ * classes can match a component, see {@link #addCyclic}). Lookups without the lock see only
+ * classes whose data was written before their index entry was published; a miss is decided
+ * again under the lock. Class ids are handed out in order; a class's columns are written by the
+ * thread that made it, before anyone can find it.
  */
 final class ClassTable {
     private static final int NONE = -1;
+
+    /** Classes per chunk of the representative and key-position columns. */
+    private static final int CLASS_SHIFT = 14;
+    private static final int CLASS_MASK = (1 << CLASS_SHIFT) - 1;
+    /** Ints per chunk of children's classes: one class's key (at most 65,537 ints) fits. */
+    private static final int KEY_CHUNK = 1 << 18;
+    private static final int STRIPES = 64;
 
     private final ClassTable parent;
     /** First class id of this layer. */
     final int first;
     /** Graph whose nodes represent this layer's classes. */
     final WorkGraph graph;
-    /** Class of each own node of {@link #graph} (NONE while unassigned). */
+    /** Class of each own node of {@link #graph} (NONE while unassigned), written by the node's partitioning thread. */
     final int[] nodeClass;
 
-    private int size;
-    private int[] rep;
-    private long[] shapeHash;
-    private int[] nextShape;
-    /** The children's classes of every class, contiguous (one cache line to confirm a hit). */
-    private int[] childKey;
-    private int[] childStart;
-    private int childUsed;
-    private HashIndex fullIndex;
-    private Long2IntOpenHashMap shapeHead;
+    private final AtomicInteger size = new AtomicInteger();
+    /** Per class: its representative node, and where its key is (key chunk << 18 | offset). */
+    private volatile int[][] repChunks = new int[16][];
+    private volatile int[][] keyAtChunks = new int[16][];
+    /** Keys: per class its children count, then its children's classes (one cache line to confirm a hit). */
+    private volatile int[][] keyChunks = new int[16][];
+    private int keyChunkCount;
+    private volatile ConcurrentHashIndex fullIndex;
+    private final Object[] stripes = new Object[STRIPES];
+    /** Held to allocate column chunks (never while taking another lock). */
+    private final Object chunkLock = new Object();
+    /** Held to grow the index (while taking every stripe's lock, in order). */
+    private final Object growLock = new Object();
+    /** Held while a cyclic component is matched or made into classes, and for the shape index. */
+    final Object cyclicLock = new Object();
     /**
-     * Length of the shape chain from each class on (the head's is the layer's number of classes
-     * of that shape: chains of anonymous pointers are long, and a count is asked per member).
+     * The shape index, of the classes a cyclic component made ({@link #addCyclic}) only: a
+     * component can only match classes on a cycle of the class graph, and a class made for one
+     * acyclic type never is (its children are older classes, and every edge of the class graph
+     * goes to an older class or one made with it). Numbered in order of creation: the class of
+     * each, the next of the same shape hash (-1: none), and the length of the chain from it on
+     * (the head's is the layer's count of that shape: chains of anonymous pointers are long,
+     * and a count is asked per member). Read and written under {@link #cyclicLock}.
      */
-    private int[] chainLength;
+    private int cyclicCount;
+    private int[] cyclicClass = new int[64];
+    private int[] nextShape = new int[64];
+    private int[] chainLength = new int[64];
+    private Long2IntOpenHashMap shapeHead = new Long2IntOpenHashMap();
 
     ClassTable(ClassTable parent, WorkGraph graph) {
         this(parent, graph, 64);
     }
 
     /**
-     * @param expected about how many classes the layer will have (its columns and indexes are
-     *                 sized for that many, and grow past it): a union graph's node count, whose
-     *                 classes are most of its nodes, spares it the growing
+     * @param expected about how many classes the layer will have (its index is sized for that
+     *                 many, and grows past it)
      */
     ClassTable(ClassTable parent, WorkGraph graph, int expected) {
-        int cap = Math.max(64, expected);
-        rep = new int[cap];
-        shapeHash = new long[cap];
-        nextShape = new int[cap];
-        chainLength = new int[cap];
-        childStart = new int[cap + 1];
-        childKey = new int[4 * cap];
-        fullIndex = new HashIndex(expected);
-        shapeHead = new Long2IntOpenHashMap(expected);
+        fullIndex = new ConcurrentHashIndex(expected);
         this.parent = parent;
         this.first = parent == null ? 1 : parent.classCount();
         this.graph = graph;
         this.nodeClass = new int[graph.size()];
         Arrays.fill(nodeClass, NONE);
         shapeHead.defaultReturnValue(NONE);
+        for (int i = 0; i < STRIPES; i++) {
+            stripes[i] = new Object();
+        }
     }
 
     /**
-     * Drops everything but the node-to-class map, once a layer's classes have been copied into
-     * a union graph ({@link PartitionRun}): a part's hash indexes and class columns are tens of
-     * MB on a link of millions of types, and the union step would otherwise hold them too.
-     * Afterwards only {@link #nodeClass}, {@link #classOfNode} and the class count answer.
+     * Drops everything but the node-to-class map once the classes are final: the hash indexes
+     * and class columns are tens of MB on a link of millions of types. Afterwards only
+     * {@link #nodeClass}, {@link #classOfNode} and the class count answer.
      */
     void keepOnlyNodeClasses() {
-        rep = null;
-        shapeHash = null;
-        nextShape = null;
-        childKey = null;
-        childStart = null;
+        repChunks = null;
+        keyAtChunks = null;
+        keyChunks = null;
         fullIndex = null;
-        shapeHead = null;
+        cyclicClass = null;
+        nextShape = null;
         chainLength = null;
+        shapeHead = null;
     }
 
     ClassTable parent() {
@@ -91,11 +116,11 @@ final class ClassTable {
 
     /** One past the highest class id of this layer. */
     int classCount() {
-        return first + size;
+        return first + size.get();
     }
 
     int ownClassCount() {
-        return size;
+        return size.get();
     }
 
     /** Layer that owns class {@code c}. */
@@ -109,11 +134,8 @@ final class ClassTable {
 
     /** Representative node of a class of this layer (a node of {@link #graph}). */
     int rep(int c) {
-        return rep[c - first];
-    }
-
-    long shapeHashOf(int c) {
-        return shapeHash[c - first];
+        int i = c - first;
+        return repChunks[i >>> CLASS_SHIFT][i & CLASS_MASK];
     }
 
     /** Class of a node of this layer's graph, external nodes included. */
@@ -123,42 +145,115 @@ final class ClassTable {
 
     /** Class of the {@code i}-th referenced type of class {@code c} (c in this layer). */
     int childClass(int c, int i) {
-        return childKey[childStart[c - first] + i];
+        int at = keyAt(c);
+        return keyChunks[at >>> 18][(at & (KEY_CHUNK - 1)) + 1 + i];
     }
 
-    /** Adds a class represented by {@code repNode}; indexes it by shape now, by full key later. */
-    int add(int repNode, long shapeH) {
-        if (size == rep.length) {
-            int n = size * 2;
-            rep = Arrays.copyOf(rep, n);
-            shapeHash = Arrays.copyOf(shapeHash, n);
-            nextShape = Arrays.copyOf(nextShape, n);
-            chainLength = Arrays.copyOf(chainLength, n);
-            childStart = Arrays.copyOf(childStart, n + 1);
-        }
-        int i = size++;
-        rep[i] = repNode;
-        shapeHash[i] = shapeH;
-        int next = shapeHead.put(shapeH, first + i);
-        nextShape[i] = next;
-        chainLength[i] = next == NONE ? 1 : chainLength[next - first] + 1;
-        return first + i;
+    private int keyAt(int c) {
+        int i = c - first;
+        return keyAtChunks[i >>> CLASS_SHIFT][i & CLASS_MASK];
     }
 
     /**
-     * Records the children's classes of class {@code c} (the last one added) and indexes it by
-     * its full key hash.
+     * Where a thread writes the keys of the classes it makes: its own chunk of the key column,
+     * so that making a class takes no lock but the stripe's. One per thread.
      */
-    void indexFull(int c, long h, int[] children, int n) {
-        int i = c - first;
-        if (childUsed + n > childKey.length) {
-            childKey = Arrays.copyOf(childKey, Math.max(childUsed + n, childKey.length * 2));
+    final class KeyWriter {
+        /** The chunk of the class columns this thread last made a class in (see {@link #newClass}). */
+        private int classChunk = -1;
+        /**
+         * Per class of the layer, the member this thread met last (-1: none): the shape a hit is
+         * confirmed against. The representative lies wherever its class was first met, far off
+         * in memory by now; a member of a unit this thread just read is likely still in the cache
+         * (links of units meet each type in many units).
+         */
+        private int[] near = new int[0];
+
+        int near(int i) {
+            return i < near.length ? near[i] : -1;
         }
-        childStart[i] = childUsed;
-        System.arraycopy(children, 0, childKey, childUsed, n);
-        childUsed += n;
-        childStart[i + 1] = childUsed;
-        fullIndex.add(h, c);
+
+        void near(int i, int node) {
+            if (i >= near.length) {
+                int old = near.length;
+                near = Arrays.copyOf(near, Math.max(i + 1, Math.max(1024, old * 2)));
+                Arrays.fill(near, old, near.length, -1);
+            }
+            near[i] = node;
+        }
+        private int chunk = -1;
+        private int used = KEY_CHUNK;
+
+        /** Stores {@code n} children's classes; returns where (chunk << 18 | offset). */
+        int write(int[] children, int n) {
+            if (used + n + 1 > KEY_CHUNK) {
+                chunk = newKeyChunk();
+                used = 0;
+            }
+            int[] k = keyChunks[chunk];
+            k[used] = n;
+            System.arraycopy(children, 0, k, used + 1, n);
+            int at = (chunk << 18) | used;
+            used += n + 1;
+            return at;
+        }
+    }
+
+    KeyWriter keyWriter() {
+        return new KeyWriter();
+    }
+
+    private int newKeyChunk() {
+        synchronized (chunkLock) {
+            return newKeyChunkHolding();
+        }
+    }
+
+    private int newKeyChunkHolding() {
+        int k = keyChunkCount++;
+        int[][] dir = keyChunks;
+        if (k == dir.length) {
+            dir = Arrays.copyOf(dir, dir.length * 2);
+        }
+        dir[k] = new int[KEY_CHUNK];
+        keyChunks = dir; // (published before any class whose key is in it)
+        return k;
+    }
+
+    /**
+     * A new class id represented by {@code repNode}, its key written; not yet findable. The
+     * first class a thread makes in a chunk of the columns takes the chunk lock (allocating the
+     * chunk if no thread has), so that the chunk's directory entry the thread writes through is
+     * one it saw under the lock, and a thread that later finds the class sees it too.
+     */
+    private int newClass(int repNode, int keyAt, KeyWriter writer) {
+        int i = size.getAndIncrement();
+        int ch = i >>> CLASS_SHIFT;
+        if (writer.classChunk != ch) {
+            synchronized (chunkLock) {
+                allocateClassChunkHolding(ch);
+            }
+            writer.classChunk = ch;
+        }
+        repChunks[ch][i & CLASS_MASK] = repNode;
+        keyAtChunks[ch][i & CLASS_MASK] = keyAt;
+        return first + i;
+    }
+
+    private void allocateClassChunkHolding(int ch) {
+        int[][] reps = repChunks;
+        int[][] keys = keyAtChunks;
+        if (ch >= reps.length) {
+            int n = Math.max(reps.length * 2, ch + 1);
+            reps = Arrays.copyOf(reps, n);
+            keys = Arrays.copyOf(keys, n);
+        }
+        if (reps[ch] == null) {
+            reps[ch] = new int[1 << CLASS_SHIFT];
+            keys[ch] = new int[1 << CLASS_SHIFT];
+        }
+        keyAtChunks = keys;
+        repChunks = reps;
     }
 
     /** Full key hash: the shape hash combined with the children's classes in order. */
@@ -172,58 +267,152 @@ final class ClassTable {
 
     /**
      * The class whose shape equals the type at {@code w[s]} and whose children are
-     * {@code childClasses}, or NONE.
+     * {@code childClasses}, or NONE (possibly a miss of one made at this moment by another
+     * thread: {@link #findOrAdd} decides under the lock). {@code writer} (may be null) is the
+     * calling thread's, whose nearby members of this layer's classes it compares with.
      */
-    int findFull(long h, int[] w, int s, int[] childClasses, int n) {
-        for (ClassTable t = this; t != null; t = t.parent) {
-            HashIndex idx = t.fullIndex;
-            int at = idx.first(h);
-            while (true) {
-                long hit = idx.find(h, at);
-                if (hit < 0) {
-                    break;
-                }
-                int c = (int) hit;
-                if (t.matches(c, w, s, childClasses, n)) {
-                    return c;
-                }
-                at = idx.next((int) (hit >>> 32));
-            }
+    int findFull(long h, int[] w, int s, int[] childClasses, int n, KeyWriter writer) {
+        int c = findOwn(h, w, s, childClasses, n, writer);
+        for (ClassTable t = parent; c == NONE && t != null; t = t.parent) {
+            c = t.findOwn(h, w, s, childClasses, n, null);
         }
-        return NONE;
+        return c;
     }
 
-    private boolean matches(int c, int[] w, int s, int[] childClasses, int n) {
-        int k = childStart[c - first];
-        if (childStart[c - first + 1] - k != n) {
+    private int findOwn(long h, int[] w, int s, int[] childClasses, int n, KeyWriter writer) {
+        ConcurrentHashIndex idx = fullIndex;
+        int at = idx.first(h);
+        while (true) {
+            long hit = idx.find(h, at);
+            if (hit < 0) {
+                return NONE;
+            }
+            int c = (int) hit;
+            if (matches(c, w, s, childClasses, n, writer)) {
+                return c;
+            }
+            at = idx.next((int) (hit >>> 32));
+        }
+    }
+
+    /**
+     * The class of an acyclic type: the one whose key it has, or a new one it represents
+     * ({@code repNode}), made and indexed under the lock of its hash's stripe so that two
+     * threads never make two classes of one key.
+     */
+    int findOrAdd(long h, int[] w, int s, int repNode, int[] childClasses, int n, KeyWriter keys) {
+        int c = findFull(h, w, s, childClasses, n, keys);
+        if (c == NONE) {
+            makeRoom();
+            synchronized (stripes[(int) (h >>> 32) & (STRIPES - 1)]) {
+                c = findOwn(h, w, s, childClasses, n, keys);
+                if (c == NONE) {
+                    c = newClass(repNode, keys.write(childClasses, n), keys);
+                    fullIndex.add(h, c);
+                }
+            }
+        }
+        if (c >= first) {
+            keys.near(c - first, repNode);
+        }
+        return c;
+    }
+
+    /**
+     * Adds a class made by a cyclic component (the caller holds {@link #cyclicLock}), indexed
+     * by its shape hash now and by its full key with {@link #indexFull} once its children's
+     * classes are known.
+     */
+    int addCyclic(int repNode, long shapeH, KeyWriter keys) {
+        int c = newClass(repNode, -1, keys);
+        if (cyclicCount == cyclicClass.length) {
+            int n = cyclicCount * 2;
+            cyclicClass = Arrays.copyOf(cyclicClass, n);
+            nextShape = Arrays.copyOf(nextShape, n);
+            chainLength = Arrays.copyOf(chainLength, n);
+        }
+        int k = cyclicCount++;
+        cyclicClass[k] = c;
+        int next = shapeHead.put(shapeH, k);
+        nextShape[k] = next;
+        chainLength[k] = next == NONE ? 1 : chainLength[next] + 1;
+        return c;
+    }
+
+    /** Records the children's classes of cyclic component class {@code c} and indexes its full key. */
+    void indexFull(int c, long h, int[] children, int n, KeyWriter keys) {
+        int i = c - first;
+        keyAtChunks[i >>> CLASS_SHIFT][i & CLASS_MASK] = keys.write(children, n);
+        makeRoom();
+        synchronized (stripes[(int) (h >>> 32) & (STRIPES - 1)]) {
+            fullIndex.add(h, c);
+        }
+    }
+
+    /**
+     * Grows the index when it is half full, before an insert and while no stripe's lock is held:
+     * the grower takes every stripe's lock, in order, so that no insert runs while it copies
+     * (between this check and the insert another thread may add one entry of its own: the index
+     * keeps room for that).
+     */
+    private void makeRoom() {
+        if (!fullIndex.needsRoom()) {
+            return;
+        }
+        synchronized (growLock) {
+            ConcurrentHashIndex old = fullIndex;
+            if (old.needsRoom()) {
+                growHolding(0, old);
+            }
+        }
+    }
+
+    private void growHolding(int stripe, ConcurrentHashIndex old) {
+        if (stripe == STRIPES) {
+            fullIndex = old.grown();
+            return;
+        }
+        synchronized (stripes[stripe]) {
+            growHolding(stripe + 1, old);
+        }
+    }
+
+    private boolean matches(int c, int[] w, int s, int[] childClasses, int n, KeyWriter writer) {
+        int at = keyAt(c);
+        int[] k = keyChunks[at >>> 18];
+        int o = at & (KEY_CHUNK - 1);
+        if (k[o] != n) {
             return false;
         }
         for (int i = 0; i < n; i++) {
-            if (childKey[k + i] != childClasses[i]) {
+            if (k[o + 1 + i] != childClasses[i]) {
                 return false;
             }
         }
-        int r = rep[c - first];
+        int r = writer == null ? -1 : writer.near(c - first);
+        if (r < 0) {
+            r = rep(c);
+        }
         return Shapes.equal(w, s, graph.wordsOf(r), graph.start(r));
     }
 
-    /** Number of classes (all layers) whose shape hash is {@code h}. */
+    /** Number of cyclic components' classes (all layers) whose shape hash is {@code h}. */
     int shapeCandidates(long h) {
         int count = 0;
         for (ClassTable t = this; t != null; t = t.parent) {
             int head = t.shapeHead.get(h);
-            count += head == NONE ? 0 : t.chainLength[head - t.first];
+            count += head == NONE ? 0 : t.chainLength[head];
         }
         return count;
     }
 
-    /** Fills {@code out} with the classes whose shape hash is {@code h}; returns how many. */
+    /** Fills {@code out} with the cyclic components' classes whose shape hash is {@code h}; returns how many. */
     int shapeCandidates(long h, int[] out) {
         int count = 0;
         for (ClassTable t = this; t != null; t = t.parent) {
-            for (int c = t.shapeHead.get(h); c != NONE; c = t.nextShape[c - t.first]) {
+            for (int k = t.shapeHead.get(h); k != NONE; k = t.nextShape[k]) {
                 if (count < out.length) {
-                    out[count] = c;
+                    out[count] = t.cyclicClass[k];
                 }
                 count++;
             }
@@ -234,11 +423,11 @@ final class ClassTable {
     /** Words and start of the representative of class {@code c}, for shape comparison. */
     int[] repWords(int c) {
         ClassTable t = layerOf(c);
-        return t.graph.wordsOf(t.rep[c - t.first]);
+        return t.graph.wordsOf(t.rep(c));
     }
 
     int repStart(int c) {
         ClassTable t = layerOf(c);
-        return t.graph.start(t.rep[c - t.first]);
+        return t.graph.start(t.rep(c));
     }
 }

@@ -156,4 +156,9 @@ final class ConcurrentStrings {
     int size() {
         return size.get();
     }
+
+    /** Number of distinct strings. */
+    int count() {
+        return count.get();
+    }
 }

@@ -3,6 +3,7 @@ package io.btfkit.dedup;
 import io.btfkit.core.Kind;
 import io.btfkit.core.TypeRefs;
 import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
+import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
@@ -24,7 +25,8 @@ import java.util.List;
  * parameter...): one-definition structs unfold identically, so the numbering agrees. Where the
  * definitions found at a place disagree, nothing is resolved there. Because a compilation unit
  * has one tag type per name, resolving a unit's declaration node resolves all its uses in that
- * unit; this rule therefore applies only when each input is one compilation unit.
+ * unit. In whole inputs (modules) one node stands for several units' declarations, so there it
+ * is resolved only when the places prove every use of it ({@link EveryUseProven}).
  */
 final class ContextResolver {
     private static final int MAX_STEPS = 1 << 12;
@@ -42,6 +44,8 @@ final class ContextResolver {
     private final Long2IntOpenHashMap places = new Long2IntOpenHashMap();
     private final IntArrayList placeDef = new IntArrayList();
     private final List<IntArrayList> placeDecls = new ArrayList<>();
+    /** Per place, the enclosing type whose walk met each of {@link #placeDecls} (whole inputs only). */
+    private final List<IntArrayList> placeRoots = new ArrayList<>();
     private final IntOpenHashSet interesting = new IntOpenHashSet();
 
     private final IntArrayList stackNode = new IntArrayList();
@@ -49,11 +53,14 @@ final class ContextResolver {
 
     private final java.util.function.IntUnaryOperator partOf;
     private final Enclosing enclosing;
+    /** Inputs are whole programs: resolve a declaration only when every use is proven. */
+    private final boolean everyUse;
 
     ContextResolver(Merger.Merged m, Definitions defs, Definitions.ByName own, BaseIndex base, int[] aliasTarget,
-                    java.util.function.IntUnaryOperator partOf, Enclosing enclosing) {
+                    java.util.function.IntUnaryOperator partOf, Enclosing enclosing, boolean everyUse) {
         this.partOf = partOf;
         this.enclosing = enclosing;
+        this.everyUse = everyUse;
         this.m = m;
         this.defs = defs;
         this.own = own;
@@ -73,7 +80,8 @@ final class ContextResolver {
         for (int i = 0; i < n; i++) {
             if (enclosing.is(m.words, m.starts[i]) && aliasTarget[i] < 0) {
                 int d = defs.defOf(first + i);
-                if (d < lfirst || reach[d - lfirst]) {
+                // (unclassified: the definitions pass left out what cannot reach such a tag)
+                if (d >= 0 && (d < lfirst || reach[d - lfirst])) {
                     walk(first + i, true);
                 }
             }
@@ -111,11 +119,12 @@ final class ContextResolver {
                 chosen.put(f, old == NO_DEF || old == d ? d : CONFLICT);
             }
         }
+        EveryUseProven uses = everyUse ? new EveryUseProven(m, enclosing, provenRoots(chosen)) : null;
         int resolved = 0;
         for (Int2IntOpenHashMap.Entry e : chosen.int2IntEntrySet()) {
             int f = e.getIntKey();
             int d = e.getIntValue();
-            if (d < 0 || aliasTarget[f - first] >= 0) {
+            if (d < 0 || aliasTarget[f - first] >= 0 || uses != null && !uses.proven(f)) {
                 continue;
             }
             int target = Declarations.firstNodeOf(d, own, base, partOf.applyAsInt(f - first));
@@ -127,6 +136,22 @@ final class ContextResolver {
             }
         }
         return resolved;
+    }
+
+    /** Per declaration, the enclosing types whose walk met it at a place proving its chosen definition. */
+    private Int2ObjectOpenHashMap<IntOpenHashSet> provenRoots(Int2IntOpenHashMap chosen) {
+        Int2ObjectOpenHashMap<IntOpenHashSet> roots = new Int2ObjectOpenHashMap<>();
+        for (int p = 0; p < placeDef.size(); p++) {
+            int d = placeDef.getInt(p);
+            IntArrayList decls = placeDecls.get(p);
+            for (int k = 0; d >= 0 && k < decls.size(); k++) {
+                int f = decls.getInt(k);
+                if (chosen.get(f) == d) {
+                    roots.computeIfAbsent(f, x -> new IntOpenHashSet()).add(placeRoots.get(p).getInt(k));
+                }
+            }
+        }
+        return roots;
     }
 
     /**
@@ -234,9 +259,11 @@ final class ContextResolver {
                         places.put(key, p);
                         placeDef.add(NO_DEF);
                         placeDecls.add(new IntArrayList());
+                        placeRoots.add(new IntArrayList());
                         interesting.add(delta);
                     }
                     placeDecls.get(p).add(c);
+                    placeRoots.get(p).add(root);
                 }
             } else if (!Declarations.isDeclaration(cw, cs)) {
                 int p = places.get(key);
@@ -255,6 +282,11 @@ final class ContextResolver {
 
     /** Whether several definitions carry {@code name} (struct/union tags, or enum tags). */
     private boolean isAmbiguous(int name, boolean composite) {
+        return isAmbiguous(own, base, name, composite);
+    }
+
+    /** Whether several definitions carry {@code name} in {@code own} and {@code base} (may be null) together. */
+    static boolean isAmbiguous(Definitions.ByName own, BaseIndex base, int name, boolean composite) {
         int d = composite ? own.composites.get(name) : own.enums.get(name);
         if (base != null) {
             d = Names.combine(d, composite ? base.byName.composites.get(name) : base.byName.enums.get(name));

@@ -1,6 +1,7 @@
 package io.btfkit.dedup;
 
 import io.btfkit.core.PhaseTimer;
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import java.util.Arrays;
 
 /**
@@ -15,6 +16,11 @@ final class DeclarationEvidence {
     final BaseIndex base;
     /** Each input is one compilation unit (a link of objects or per-CU BTF, none of them split). */
     final boolean units;
+    /**
+     * A link of two or more inputs that are whole programs split on the base (modules on their
+     * vmlinux): each input holds many units, already deduplicated.
+     */
+    final boolean wholeInputs;
     /** Parts of the merged ids partitioned in parallel (see {@code Deduplicator.parts}). */
     final int[] parts;
     /** Per merged type, the node a resolved declaration stands for, else -1. */
@@ -24,14 +30,16 @@ final class DeclarationEvidence {
     private final PhaseTimer timer;
     private ContextResolver.Enclosing enclosing;
     private Definitions definitions;
+    private Definitions.Atoms atoms;
     private Definitions.ByName byName;
     private boolean settled;
 
-    DeclarationEvidence(Merger.Merged m, BaseIndex base, boolean units, int[] parts, int[] aliasTarget,
+    DeclarationEvidence(Merger.Merged m, BaseIndex base, boolean units, boolean link, int[] parts, int[] aliasTarget,
                         PhaseTimer timer) {
         this.m = m;
         this.base = base;
         this.units = units;
+        this.wholeInputs = link && !units && m.anySplit && m.inputFirst.length - 1 >= 2;
         this.parts = parts;
         this.aliasTarget = aliasTarget;
         this.timer = timer;
@@ -58,40 +66,106 @@ final class DeclarationEvidence {
         return p >= 0 ? Math.min(p, parts.length - 2) : -p - 2;
     }
 
-    /** Enclosing definitions of the context rule; null unless each input is one unit. */
+    /** Enclosing definitions of the context rule; null unless it runs ({@link ContextRule#applies}). */
     ContextResolver.Enclosing enclosing() {
-        if (units && enclosing == null) {
+        if ((units || wholeInputs) && enclosing == null) {
             enclosing = ContextResolver.Enclosing.of(m);
         }
         return enclosing;
     }
 
-    /** The definitions pass, run on first use (with the enclosing definitions when units). */
+    /**
+     * The definitions pass, run on first use: for units, of every full tag and every enclosing
+     * definition (the context rule walks them); for whole inputs linked on a base, of the full
+     * tags of declared names and the enclosing definitions the context rule can learn from
+     * ({@link #definitionsForContext}); otherwise of the full tags of declared names only
+     * ({@link #declaredNames}).
+     */
     Definitions definitions() {
         if (definitions == null) {
-            definitions = Definitions.of(m.words, m.starts, m.firstId, base, false, parts,
-                    parts.length > 2 && m.crossInputRefs, enclosing());
+            if (units) {
+                ContextResolver.Enclosing enc = enclosing();
+                definitions = define(i -> enc.is(m.words, m.starts[i]), null);
+            } else if (wholeInputs) {
+                definitions = definitionsForContext();
+            } else {
+                definitions = define(null, declaredNames(false)::contains);
+            }
             timer.lap("definitions");
         }
         return definitions;
     }
 
+    private Definitions define(java.util.function.IntPredicate alsoRoot, java.util.function.IntPredicate rootName) {
+        if (atoms == null) {
+            atoms = new Definitions.Atoms(m.words, m.starts, base);
+        }
+        return Definitions.of(m.words, m.starts, m.firstId, base, false, parts, alsoRoot, rootName, atoms);
+    }
+
+    /**
+     * Whole inputs: the full tags of declared names first; when some of those names has several
+     * definitions, again with the enclosing definitions that reach one of its declarations
+     * ({@link ContextRoots}) — the only ones the context rule can learn from.
+     */
+    private Definitions definitionsForContext() {
+        IntOpenHashSet names = declaredNames(true);
+        Definitions tags = define(null, names::contains);
+        timer.lap("definitions of declared tags");
+        Definitions.ByName own = byNameOf(tags);
+        java.util.BitSet roots = ContextRoots.of(m, enclosing(),
+                (name, composite) -> ContextResolver.isAmbiguous(own, base, name, composite));
+        timer.lap("context roots (" + roots.cardinality() + ")");
+        return roots.isEmpty() ? tags : define(roots::get, names::contains);
+    }
+
+    /**
+     * The names whose definitions a rule can ask about: those of the own declarations
+     * {@link UniqueDefinitionRule} may resolve (not those the base also declares, which it leaves
+     * to the base, unless {@code all}: the context rule looks at every own declaration); when
+     * {@link BaseForwardsRule} applies, which pairs split and base types through declarations on
+     * either side, those of every declaration of both.
+     */
+    private IntOpenHashSet declaredNames(boolean all) {
+        IntOpenHashSet names = new IntOpenHashSet();
+        boolean baseForwards = base != null && inputs() == 1;
+        int[] w = m.words;
+        int[] st = m.starts;
+        for (int i = 0; i + 1 < st.length; i++) {
+            int s = st[i];
+            if (w[s] != 0 && Declarations.isDeclaration(w, s)
+                    && (all || base == null || baseForwards || !base.hasDeclaration(w, s))) {
+                names.add(w[s]);
+            }
+        }
+        if (baseForwards) {
+            base.addDeclarationNames(names);
+        }
+        return names;
+    }
+
     /** Each name's one definition class among the full tags not yet resolved, by part. */
     Definitions.ByName byName() {
         if (byName == null) {
-            Definitions defs = definitions();
-            Definitions.ByName own = new Definitions.ByName();
-            int first = m.firstId;
-            for (int p = 0; p + 1 < parts.length; p++) {
-                for (int i = parts[p]; i < parts[p + 1]; i++) {
-                    if (aliasTarget[i] < 0 && Definitions.ByName.isFullTag(m.words, m.starts[i])) {
-                        own.add(m.words, m.starts[i], first + i, defs.defOf(first + i), p);
-                    }
-                }
-            }
-            byName = own;
+            byName = byNameOf(definitions());
             timer.lap("names");
         }
         return byName;
+    }
+
+    private Definitions.ByName byNameOf(Definitions defs) {
+        Definitions.ByName own = new Definitions.ByName();
+        int first = m.firstId;
+        for (int p = 0; p + 1 < parts.length; p++) {
+            for (int i = parts[p]; i < parts[p + 1]; i++) {
+                if (aliasTarget[i] < 0 && Definitions.ByName.isFullTag(m.words, m.starts[i])) {
+                    int def = defs.defOf(first + i);
+                    if (def >= 0) { // (a tag no rule asks about is not classified)
+                        own.add(m.words, m.starts[i], first + i, def, p);
+                    }
+                }
+            }
+        }
+        return own;
     }
 }

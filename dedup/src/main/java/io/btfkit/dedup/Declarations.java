@@ -2,7 +2,6 @@ package io.btfkit.dedup;
 
 import io.btfkit.core.Kind;
 import io.btfkit.core.TypeRefs;
-import it.unimi.dsi.fastutil.ints.IntArrayList;
 
 /**
  * What the declaration rules ({@link DeclarationChain}) share: what a declaration is — a FWD
@@ -75,18 +74,14 @@ final class Declarations {
         return id < m.firstId ? base.base().starts()[id - 1] : m.starts[id - m.firstId];
     }
 
-    /** Redirects every reference to a resolved declaration to its definition. */
+    /** Redirects every reference to a resolved declaration to its definition (in parallel, by input). */
     static void redirect(Merger.Merged m, int[] aliasTarget) {
         int[] w = m.words;
         int[] st = m.starts;
         int first = m.firstId;
         int[] inputFirst = m.inputFirst;
-        int[][] across = new int[inputFirst.length - 1][];
-        boolean cross = java.util.stream.IntStream.range(0, inputFirst.length - 1).parallel().map(u -> {
-            int lo = inputFirst[u];
-            int hi = inputFirst[u + 1];
-            IntArrayList out = null;
-            for (int i = lo - first; i < hi - first; i++) {
+        java.util.stream.IntStream.range(0, inputFirst.length - 1).parallel().forEach(u -> {
+            for (int i = inputFirst[u] - first; i < inputFirst[u + 1] - first; i++) {
                 int s = st[i];
                 int count = TypeRefs.typeIdCount(w, s);
                 for (int k = 0, slot = TypeRefs.firstTypeIdSlot(w, s), stride = TypeRefs.typeIdStride(w, s); k < count;
@@ -99,20 +94,8 @@ final class Declarations {
                         ref = aliasTarget[ref - first];
                     }
                     w[slot] = ref;
-                    if (ref >= first && (ref < lo || ref >= hi)) {
-                        if (out == null) {
-                            out = new IntArrayList();
-                        }
-                        out.add(ref);
-                    }
                 }
             }
-            across[u] = out == null ? null : out.toIntArray();
-            return out == null ? 0 : 1;
-        }).max().orElse(0) > 0;
-        if (!m.crossInputRefs) {
-            m.redirectedAcross = across; // (else a part must be scanned whole anyway)
-        }
-        m.crossInputRefs |= cross;
+        });
     }
 }

@@ -44,17 +44,37 @@ public final class Deduplicator {
     }
 
     /**
-     * Splits the merged inputs into closed parts (whole inputs) of about equal size, one per
-     * core, so they can be partitioned in parallel; small inputs stay one part.
+     * Parts pay when the inputs repeat each other: the union step then classifies far fewer
+     * classes than the parts had types. Inputs that share little (kernel modules: each own
+     * string used by 3 of them on average, 941,534 types, 448,000 classes after the parts) pay
+     * the union on nearly every type, and one part is faster in CPU and in time (4,023 modules:
+     * partition 310 ms of CPU in one part, 510-590 ms in two); a unit split shares 23-29.
+     */
+    static final double PARTS_MIN_SHARING = 6;
+
+    /**
+     * Parts of a large link: two, on any machine. A declaration resolved to a definition that
+     * has copies in several parts goes to its part's copy (its references then stay inside the
+     * part, which the parts' threads classify on their own), and copies of one definition may
+     * differ in what else they reference, so the output depends on where the parts are cut: they
+     * are cut by the inputs alone, never by the machine's core count, so that a link gives the
+     * same bytes everywhere (a random unit split linked as whole inputs, DedupPropertiesTest:
+     * 104 types in one part, 105 in two).
+     */
+    static final int PARTS = 2;
+
+    /**
+     * Splits the merged inputs into {@link #PARTS} parts (whole inputs) of about equal size,
+     * partitioned at once; small inputs, and inputs that share little
+     * ({@link #PARTS_MIN_SHARING}), stay one part.
      */
     private static int[] parts(Merger.Merged m) {
         int n = m.starts.length - 1;
         int inputs = m.inputFirst.length - 1;
         // -Dbtfkit.dedup.parts=N forces N parts whatever the size (tests compare the results)
         Integer forced = Integer.getInteger("btfkit.dedup.parts");
-        int cores = forced != null ? forced : Runtime.getRuntime().availableProcessors();
-        int p = Math.min(cores, inputs);
-        if (p < 2 || (n < 100_000 && forced == null)) {
+        int p = Math.min(forced != null ? forced : PARTS, inputs);
+        if (p < 2 || forced == null && (n < 100_000 || m.stringSharing < PARTS_MIN_SHARING)) {
             return new int[] {0, n};
         }
         int[] out = new int[p + 1];
@@ -209,7 +229,8 @@ public final class Deduplicator {
         int[] aliasTarget = new int[m.starts.length - 1];
         Arrays.fill(aliasTarget, -1);
         boolean units = options.unitDeclarations() && !m.anySplit;
-        DeclarationChain.resolve(new DeclarationEvidence(m, baseIndex, units, parts, aliasTarget, timer), timer);
+        DeclarationChain.resolve(new DeclarationEvidence(m, baseIndex, units, options.unitDeclarations(), parts,
+                aliasTarget, timer), timer);
         collectBetweenPasses(m);
         Classes classes = partition(m, baseIndex, parts);
         timer.lap("partition");
@@ -236,36 +257,13 @@ public final class Deduplicator {
     private record Classes(int[] of, int first) {
     }
 
-    /** Classifies every merged type, its parts in parallel, base classes fixed. */
+    /** Classifies every merged type, its parts at once, base classes fixed. */
     private static Classes partition(Merger.Merged m, BaseIndex baseIndex, int[] parts) {
         int n = m.starts.length - 1;
-        int first = m.firstId;
-        ClassTable baseLayer = baseIndex == null ? null : baseIndex.table;
-        int pc = parts.length - 1;
-        WorkGraph[] graphs = new WorkGraph[pc];
-        int[] real = new int[pc];
-        int[][] targets = new int[pc][];
-        int[] extClass = baseIndex == null ? null : baseIndex.classOfId;
-        IntStream.range(0, pc).parallel().forEach(p -> {
-            real[p] = parts[p + 1] - parts[p];
-            if (pc == 1) {
-                graphs[p] = new WorkGraph(m.words, m.starts, first, extClass);
-                targets[p] = new int[0];
-            } else {
-                PartGraph pg = PartGraph.of(m, parts[p], parts[p + 1], extClass);
-                graphs[p] = pg.graph();
-                targets[p] = pg.targets();
-            }
-        });
-        PartitionRun run = PartitionRun.partition(Arrays.asList(graphs), null, baseLayer,
-                new PartitionRun.Cross(real, real, targets));
-        run.table.keepOnlyNodeClasses(); // (only classes are read from here on)
-        int[] cls = new int[n];
-        IntStream.range(0, pc).parallel().forEach(p -> {
-            for (int i = parts[p]; i < parts[p + 1]; i++) {
-                cls[i] = run.classOf(p, first + i);
-            }
-        });
-        return new Classes(cls, run.table.first);
+        WorkGraph g = new WorkGraph(m.words, m.starts, m.firstId, baseIndex == null ? null : baseIndex.classOfId);
+        ClassTable table = SharedPartition.partition(g, parts, null, baseIndex == null ? null : baseIndex.table,
+                Math.max(64, n / 8));
+        table.keepOnlyNodeClasses(); // (only classes are read from here on)
+        return new Classes(table.nodeClass, table.first);
     }
 }

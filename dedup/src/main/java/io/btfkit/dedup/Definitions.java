@@ -24,22 +24,17 @@ final class Definitions {
     static final int TAG_UNION = 1;
     static final int TAG_ENUM = 2;
 
-    /** Classes of the cut graph (the parts' classes unified). */
+    /** Classes of the cut graph. */
     final ClassTable table;
-    private final PartitionRun run;
     private final int first;
     private final int own;
-    /** Own-node index where each part starts, plus the end. */
-    private final int[] partStart;
     /** Definition class of each base type id, or null (standalone). */
     private final int[] baseDef;
 
-    private Definitions(PartitionRun run, int first, int own, int[] partStart, int[] baseDef) {
-        this.table = run.table;
-        this.run = run;
+    private Definitions(ClassTable table, int first, int own, int[] baseDef) {
+        this.table = table;
         this.first = first;
         this.own = own;
-        this.partStart = partStart;
         this.baseDef = baseDef;
     }
 
@@ -69,60 +64,56 @@ final class Definitions {
      * external ids resolve through {@code base} (null when standalone).
      */
     static Definitions of(int[] words, int[] starts, int first, BaseIndex base) {
-        return of(words, starts, first, base, false, new int[] {0, starts.length - 1}, false);
+        return of(words, starts, first, base, false, new int[] {0, starts.length - 1});
     }
 
     /**
      * @param everything classify every type (a base: split types may reference any base type)
      *                   rather than only named tags and their contents
-     * @param partStart  own-node indexes where closed parts start, plus the end (partitioned in
-     *                   parallel)
-     * @param mayCross   whether a type may reference a type of another part (otherwise no part
-     *                   is scanned for such references)
+     * @param partStart  own-node indexes where the parts partitioned at once start, plus the end
+     *                   ({@link SharedPartition})
      */
-    static Definitions of(int[] words, int[] starts, int first, BaseIndex base, boolean everything, int[] partStart,
-                          boolean mayCross) {
-        return of(words, starts, first, base, everything, partStart, mayCross, null);
+    static Definitions of(int[] words, int[] starts, int first, BaseIndex base, boolean everything, int[] partStart) {
+        return of(words, starts, first, base, everything, partStart, null, null);
     }
 
     /**
-     * @param enclosing also classify every enclosing definition {@link ContextResolver} may
-     *                  walk from (named typedefs and shared functions, besides named tags), or null
+     * @param alsoRoot when not null, also classifies the own types (index from 0) it accepts: the
+     *                 enclosing definitions {@link ContextResolver} may walk from
+     * @param rootName when not null, only the full tags whose name it accepts are classified
+     *                 (with what they contain): the rules ask only about names something declares,
+     *                 and a module link's declared names are a few hundred of its 170,000 tags
      */
     static Definitions of(int[] words, int[] starts, int first, BaseIndex base, boolean everything, int[] partStart,
-                          boolean mayCross, ContextResolver.Enclosing enclosing) {
-        int parts = partStart.length - 1;
+                          java.util.function.IntPredicate alsoRoot,
+                          java.util.function.IntPredicate rootName) {
+        return of(words, starts, first, base, everything, partStart, alsoRoot, rootName,
+                new Atoms(words, starts, base));
+    }
+
+    /** ... with the atoms of {@code words} already made (a run that classifies twice makes them once). */
+    static Definitions of(int[] words, int[] starts, int first, BaseIndex base, boolean everything, int[] partStart,
+                          java.util.function.IntPredicate alsoRoot,
+                          java.util.function.IntPredicate rootName, Atoms atoms) {
+        int n = starts.length - 1;
         int[] baseDef = base == null ? null : base.definitions.baseDefOfId();
-        WorkGraph[] graphs = new WorkGraph[parts];
-        java.util.BitSet[] roots = new java.util.BitSet[parts];
-        int[] real = new int[parts];
-        int[] ownCount = new int[parts];
-        int[][] targets = new int[parts][];
-        Atoms atoms = new Atoms(words, starts, base);
-        java.util.stream.IntStream.range(0, parts).parallel().forEach(p -> {
-            int a = partStart[p];
-            int b = partStart[p + 1];
-            WorkGraph g = new WorkGraph(words, starts, a, b - a, first + a, first, baseDef);
-            g.setAtoms(atoms.ofType, atoms.ofExternal, atoms.words);
-            targets[p] = mayCross ? g.addPlaceholders(PartGraph.PLACEHOLDER_KIND) : new int[0];
-            graphs[p] = g;
-            real[p] = g.size() - targets[p].length;
-            ownCount[p] = b - a;
-            java.util.BitSet r = new java.util.BitSet(b - a);
-            for (int i = a; i < b; i++) {
-                int info = words[starts[i] + 1];
-                int kind = Kind.kindOf(info);
-                if (everything || words[starts[i]] != 0
-                        && (Kind.isComposite(kind) || (Kind.isEnum(kind) && Kind.vlenOf(info) > 0))
-                        || enclosing != null && enclosing.is(words, starts[i])) {
-                    r.set(i - a);
-                }
+        WorkGraph g = new WorkGraph(words, starts, first, baseDef);
+        g.setAtoms(atoms.ofType, atoms.ofExternal, atoms.words);
+        java.util.BitSet roots = new java.util.BitSet(n);
+        for (int i = 0; i < n; i++) {
+            int info = words[starts[i] + 1];
+            int kind = Kind.kindOf(info);
+            int name = words[starts[i]];
+            if (everything || name != 0
+                    && (Kind.isComposite(kind) || (Kind.isEnum(kind) && Kind.vlenOf(info) > 0))
+                    && (rootName == null || rootName.test(name))
+                    || alsoRoot != null && alsoRoot.test(i)) {
+                roots.set(i);
             }
-            roots[p] = r;
-        });
-        PartitionRun run = PartitionRun.partition(java.util.Arrays.asList(graphs), java.util.Arrays.asList(roots),
-                base == null ? null : base.definitions.table, new PartitionRun.Cross(real, ownCount, targets));
-        return new Definitions(run, first, starts.length - 1, partStart, baseDef);
+        }
+        ClassTable table = SharedPartition.partition(g, partStart, roots, base == null ? null : base.definitions.table,
+                Math.max(64, n / 16));
+        return new Definitions(table, first, n, baseDef);
     }
 
     /**
@@ -131,7 +122,7 @@ final class Definitions {
      * an enum without values) carrying just the name. Atoms are numbered base types first (in
      * order of reference), then in id order; the parts' graphs all share the numbering.
      */
-    private static final class Atoms {
+    static final class Atoms {
         final int[] ofType;
         final Int2IntOpenHashMap ofExternal;
         final int[] words;
@@ -260,10 +251,7 @@ final class Definitions {
         if (id < first) {
             return id == 0 ? 0 : baseDef[id];
         }
-        int i = id - first;
-        int p = java.util.Arrays.binarySearch(partStart, i);
-        p = p >= 0 ? Math.min(p, partStart.length - 2) : -p - 2;
-        return run.classOf(p, id);
+        return table.nodeClass[id - first];
     }
 
     /**

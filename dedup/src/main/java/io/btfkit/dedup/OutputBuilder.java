@@ -108,22 +108,14 @@ final class OutputBuilder {
         Strings st = new Strings(m.pool, stringStart, standalone);
         for (int k = 0; k < kept; k++) {
             int s = outStarts[k];
-            st.place(out[s]);
+            out[s] = st.place(out[s]);
             for (int slot = s + 3, stride = TypeRefs.memberNameStride(out, s), end = memberNamesEnd(out, s, stride);
                     slot < end; slot += stride) {
-                st.place(out[slot]);
+                out[slot] = st.place(out[slot]);
             }
         }
         if (m.ext != null) {
             m.ext.forEachStringOffset(st::place);
-        }
-        for (int k = 0; k < kept; k++) {
-            int s = outStarts[k];
-            out[s] = st.placed(out[s]);
-            for (int slot = s + 3, stride = TypeRefs.memberNameStride(out, s), end = memberNamesEnd(out, s, stride);
-                    slot < end; slot += stride) {
-                out[slot] = st.placed(out[slot]);
-            }
         }
         timer.lap("output strings");
         StringTable strings = new StringTable(m.base == null ? null : m.base.strings(), st.bytes());
@@ -209,23 +201,32 @@ final class OutputBuilder {
             return byByte != null ? byByte[p] : byMap.get(p);
         }
 
-        /** Gives the canonical string at {@code off} its output offset, if it has none yet. */
-        void place(int off) {
-            if (!isOwn(off) || get(off - stringStart) >= 0) {
-                return;
+        /**
+         * The output offset of the canonical string at {@code off}, which it gets now if it has
+         * none yet (strings are laid out in the order they are first placed).
+         */
+        int place(int off) {
+            if (!isOwn(off)) {
+                return off;
             }
             int p = off - stringStart;
+            int at = get(p);
+            if (at >= 0) {
+                return stringStart + at;
+            }
             int e = p;
             while (pool[e] != 0) {
                 e++;
             }
-            System.arraycopy(pool, p, out, size, e - p); // (the NUL is already there)
+            at = size;
+            System.arraycopy(pool, p, out, at, e - p); // (the NUL is already there)
             if (byByte != null) {
-                byByte[p] = size;
+                byByte[p] = at;
             } else {
-                byMap.put(p, size);
+                byMap.put(p, at);
             }
             size += e - p + 1;
+            return stringStart + at;
         }
 
         /** The output offset of canonical string offset {@code off}. */

@@ -1,5 +1,8 @@
 package io.btfkit.dedup;
 
+import io.btfkit.core.Kind;
+import io.btfkit.core.TypeRefs;
+
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import java.util.Arrays;
@@ -32,6 +35,8 @@ final class Partitioner {
 
     private final WorkGraph g;
     private final ClassTable table;
+    /** Where this thread writes the keys of the classes it makes. */
+    private final ClassTable.KeyWriter keys;
     private final int[] cls;
     private final int first;
 
@@ -48,6 +53,7 @@ final class Partitioner {
     Partitioner(ClassTable table) {
         this.g = table.graph;
         this.table = table;
+        this.keys = table.keyWriter();
         this.cls = table.nodeClass;
         this.first = g.firstId;
     }
@@ -60,6 +66,11 @@ final class Partitioner {
     /** Classifies the own nodes reachable from {@code roots} (own-node indexes); others stay unclassified. */
     void run(java.util.BitSet roots) {
         SccFinder.run(g, this::component, roots);
+    }
+
+    /** {@link #run(java.util.BitSet)} within {@code scope}, searching with {@code rindex} ({@link SccFinder}). */
+    void run(java.util.BitSet roots, SccFinder.Scope scope, int[] rindex) {
+        SccFinder.run(g, this::component, roots, scope, rindex);
     }
 
     private int classOf(int id) {
@@ -85,16 +96,20 @@ final class Partitioner {
 
     /** Reads {@code node}'s children into {@link #childBuf}; returns how many. */
     private int readChildren(int node) {
-        int n = g.childCount(node);
+        int s = g.realStart(node);
+        if (s < 0) {
+            return 0;
+        }
+        int info = g.realWords()[s + 1];
+        int kind = Kind.kindOf(info);
+        int n = TypeRefs.typeIdCountOf(kind, Kind.vlenOf(info));
         if (childBuf.length < n) {
             childBuf = new int[Math.max(n, childBuf.length * 2)];
         }
-        if (n > 0) {
-            int slot = g.childSlot(node);
-            int stride = g.childStride(node);
-            for (int i = 0; i < n; i++, slot += stride) {
-                childBuf[i] = g.ref(slot);
-            }
+        int[] buf = childBuf;
+        for (int i = 0, slot = s + TypeRefs.firstTypeIdOffset(kind), stride = TypeRefs.typeIdStrideOf(kind); i < n;
+                i++, slot += stride) {
+            buf[i] = g.ref(slot);
         }
         return n;
     }
@@ -118,19 +133,19 @@ final class Partitioner {
         }
         long shapeH = Shapes.hash(g.wordsOf(node), s, node);
         long h = ClassTable.fullHash(shapeH, childBuf, n);
-        int c = table.findFull(h, g.wordsOf(node), s, childBuf, n);
-        if (c == NONE) {
-            c = table.add(node, shapeH);
-            cls[node - first] = c;
-            table.indexFull(c, h, childBuf, n);
-        } else {
-            cls[node - first] = c;
-        }
+        cls[node - first] = table.findOrAdd(h, g.wordsOf(node), s, node, childBuf, n, keys);
     }
 
     // --- cyclic components: match against existing classes, else minimise ---
 
+    /** One component at a time, among all threads sharing the table: match, else make classes. */
     private void cyclic(int[] members) {
+        synchronized (table.cyclicLock) {
+            cyclicHolding(members);
+        }
+    }
+
+    private void cyclicHolding(int[] members) {
         int root = NONE;
         int best = Integer.MAX_VALUE;
         long rootShape = 0;
@@ -256,13 +271,15 @@ final class Partitioner {
             }
             // one class per block; representative = first member of the block
             int[] blockClass = new int[colors];
+            long[] blockShape = new long[colors];
             Arrays.fill(blockClass, NONE);
             ClassTable table = p.table;
             for (int i = 0; i < k; i++) {
                 int node = members[i] + first;
                 int b = color[i];
                 if (blockClass[b] == NONE) {
-                    blockClass[b] = table.add(node, Shapes.hash(g.wordsOf(node), g.start(node), node));
+                    blockShape[b] = Shapes.hash(g.wordsOf(node), g.start(node), node);
+                    blockClass[b] = table.addCyclic(node, blockShape[b], p.keys);
                 }
                 p.cls[members[i]] = blockClass[b];
             }
@@ -276,7 +293,7 @@ final class Partitioner {
                 for (int i = 0; i < n; i++) {
                     p.childBuf[i] = p.classOf(g.child(rep, i));
                 }
-                table.indexFull(c, ClassTable.fullHash(table.shapeHashOf(c), p.childBuf, n), p.childBuf, n);
+                table.indexFull(c, ClassTable.fullHash(blockShape[b], p.childBuf, n), p.childBuf, n, p.keys);
             }
             for (int m : members) {
                 pos[m] = NONE;

@@ -1,5 +1,8 @@
 package io.btfkit.dedup;
 
+import io.btfkit.core.Kind;
+import io.btfkit.core.TypeRefs;
+
 /**
  * Strongly connected components over the own nodes of a {@link WorkGraph}, iterative (inputs
  * have millions of nodes and chains thousands deep). Components are reported as soon as they
@@ -14,6 +17,10 @@ package io.btfkit.dedup;
  * one (at most as many nodes are open as are not yet in a component), so "reaches a smaller
  * entry" needs no separate test for completed nodes. That is a quarter of a pass's per-node
  * memory (30 MB on a link of 7.6 M types).
+ *
+ * <p>A search may be confined to a {@link Scope}: the nodes of one thread's range, where a node
+ * of another range that is not classified yet <em>blocks</em> every component reaching it —
+ * those are not reported, and are searched again once every range is done.
  */
 final class SccFinder {
     /**
@@ -23,6 +30,19 @@ final class SccFinder {
      */
     interface Sink {
         void component(int[] members, int from, int to, int[] free);
+    }
+
+    /**
+     * Which own nodes (index from 0) a search may enter: {@code [lo, hi)}. Outside it a node of
+     * index {@code knownFrom} or more was classified before the search began (taken as
+     * external); any other blocks. Inside it, with {@code skipClassified}, a node whose class in
+     * {@code classes} is set is taken as external too (the search after the parallel ranges).
+     * {@code blocked} collects the blocked nodes (null when nothing can block).
+     */
+    record Scope(int lo, int hi, int knownFrom, boolean skipClassified, int[] classes, boolean[] blocked) {
+        static Scope all(int n) {
+            return new Scope(0, n, n, false, null, null);
+        }
     }
 
     private SccFinder() {
@@ -38,23 +58,38 @@ final class SccFinder {
      */
     static void run(WorkGraph g, Sink sink, java.util.BitSet roots) {
         int n = g.size();
+        run(g, sink, roots, Scope.all(n), new int[n]);
+    }
+
+    /**
+     * As {@link #run(WorkGraph, Sink, java.util.BitSet)} within {@code scope}, with {@code rindex}
+     * (one entry per own node, 0 where not yet searched) as the search's per-node memory; ranges
+     * searched at once share one array.
+     */
+    static void run(WorkGraph g, Sink sink, java.util.BitSet roots, Scope scope, int[] rindex) {
+        int n = scope.hi() - scope.lo();
+        int lo = scope.lo();
+        int hi = scope.hi();
+        int knownFrom = scope.knownFrom();
+        int[] classes = scope.skipClassified() ? scope.classes() : null;
+        boolean[] blocked = scope.blocked();
         int first = g.firstId;
-        int[] rindex = new int[n];
         // the component stack and the call stack grow as needed: they hold a path and the open
         // components on it, far fewer than n nodes in type graphs
         int[] stack = new int[Math.min(n, 1024) + 1];
         // per open call: its node, the word of its next reference, the references left, the
         // distance between references (read from the graph's words, not an adjacency array),
         // and whether the node is still its component's root
-        int[] callNode = new int[Math.min(n, 1024)];
+        int[] callNode = new int[Math.max(1, Math.min(n, 1024))];
         int[] callSlot = new int[callNode.length];
         int[] callLeft = new int[callNode.length];
         int[] callStride = new int[callNode.length];
         boolean[] callRoot = new boolean[callNode.length];
         int index = 1;
         int component = n;
-        for (int root = 0; root < n; root++) {
-            if (rindex[root] != 0 || (roots != null && !roots.get(root))) {
+        for (int root = roots == null ? lo : roots.nextSetBit(lo); root >= 0 && root < hi;
+                root = roots == null ? root + 1 : roots.nextSetBit(root + 1)) {
+            if (rindex[root] != 0 || classes != null && classes[root] >= 0) {
                 continue;
             }
             int sp = 0;
@@ -73,6 +108,15 @@ final class SccFinder {
                     if (w < 0) {
                         continue;
                     }
+                    if (w < lo || w >= hi) {
+                        if (w < knownFrom) {
+                            blocked[v] = true; // (a node of another range, classified there or later)
+                        }
+                        continue;
+                    }
+                    if (classes != null && classes[w] >= 0) {
+                        continue;
+                    }
                     int rw = rindex[w];
                     if (rw == 0) {
                         if (csp == callNode.length) {
@@ -85,9 +129,14 @@ final class SccFinder {
                         }
                         rindex[w] = index++;
                         open(g, w + first, callNode, callSlot, callLeft, callStride, callRoot, csp++);
-                    } else if (rw < rindex[v]) {
-                        rindex[v] = rw;
-                        callRoot[top] = false;
+                    } else {
+                        if (rw < rindex[v]) {
+                            rindex[v] = rw;
+                            callRoot[top] = false;
+                        }
+                        if (blocked != null && blocked[w]) {
+                            blocked[v] = true;
+                        }
                     }
                     continue;
                 }
@@ -104,7 +153,9 @@ final class SccFinder {
                     }
                     stack[sp++] = v;
                     index -= sp - from;
-                    sink.component(stack, from, sp, rindex);
+                    if (blocked == null || !anyBlocked(stack, from, sp, blocked)) {
+                        sink.component(stack, from, sp, rindex);
+                    }
                     for (int i = from; i < sp; i++) {
                         rindex[stack[i]] = component;
                     }
@@ -122,21 +173,42 @@ final class SccFinder {
                         }
                     }
                 }
+                if (blocked != null && csp > 0 && blocked[v]) {
+                    blocked[callNode[csp - 1]] = true;
+                }
             }
         }
+    }
+
+    /** Whether a member of the component is blocked; if so all are (they reach each other). */
+    private static boolean anyBlocked(int[] members, int from, int to, boolean[] blocked) {
+        boolean any = false;
+        for (int i = from; i < to && !any; i++) {
+            any = blocked[members[i]];
+        }
+        if (any) {
+            for (int i = from; i < to; i++) {
+                blocked[members[i]] = true;
+            }
+        }
+        return any;
     }
 
     /** Opens the call for {@code node} at depth {@code at}. */
     private static void open(WorkGraph g, int node, int[] callNode, int[] callSlot, int[] callLeft, int[] callStride,
                              boolean[] callRoot, int at) {
-        int count = g.childCount(node);
         callNode[at] = node - g.firstId;
-        callLeft[at] = count;
         callRoot[at] = true;
-        if (count > 0) {
-            callSlot[at] = g.childSlot(node);
-            callStride[at] = g.childStride(node);
+        int s = g.realStart(node);
+        if (s < 0) {
+            callLeft[at] = 0;
+            return;
         }
+        int info = g.realWords()[s + 1];
+        int kind = Kind.kindOf(info);
+        callLeft[at] = TypeRefs.typeIdCountOf(kind, Kind.vlenOf(info));
+        callSlot[at] = s + TypeRefs.firstTypeIdOffset(kind);
+        callStride[at] = TypeRefs.typeIdStrideOf(kind);
     }
 
     private static int grow(int length, int n) {

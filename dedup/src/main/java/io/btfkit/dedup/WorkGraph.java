@@ -12,12 +12,11 @@ import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
  * that the graph shares rather than copies — the merged graph of millions of types is
  * partitioned in parts and classified twice, and a copy per pass would double the memory.
  * After them come "extra" nodes that stand for something outside the window (a declaration
- * atom, another part's type): three words each, no references.
+ * atom): three words each, no references.
  *
  * <p>A node's children are read from its type-id fields in place (they are evenly spaced,
  * {@link TypeRefs#firstTypeIdSlot}) and rewritten on the way, never stored: a reference to a
- * named tag goes to its atom when the graph has atoms ({@link #setAtoms}), one to a type of
- * another part of the same encoding goes to that type's placeholder ({@link #addPlaceholders}).
+ * named tag goes to its atom when the graph has atoms ({@link #setAtoms}).
  * An adjacency array would cost as much memory as the references themselves — 24 MB for the
  * 4.4 M references of a 300-unit link — in each of the two passes. Shapes never include
  * referenced ids ({@link Shapes}), so nothing else sees the rewriting.
@@ -43,8 +42,6 @@ final class WorkGraph {
     private Int2IntOpenHashMap atomOfExternal;
     /** Node id of atom 0. */
     private int atomBase;
-    /** Placeholder node of each referenced type of another part. */
-    private Int2IntOpenHashMap placeholderOf;
 
     /** All of {@code starts}' types as own nodes, references as written. */
     WorkGraph(int[] words, int[] starts, int firstId, int[] extClass) {
@@ -54,7 +51,7 @@ final class WorkGraph {
     /**
      * Own nodes: the {@code real} types of {@code words} starting at index {@code startBase} of
      * {@code starts}, whose first type has id {@code encodingFirst} (ids below it are external),
-     * then the extra nodes added by {@link #setAtoms} and {@link #addPlaceholders}.
+     * then the extra nodes added by {@link #setAtoms}.
      */
     WorkGraph(int[] words, int[] starts, int startBase, int real, int firstId, int encodingFirst, int[] extClass) {
         this.words = words;
@@ -65,87 +62,24 @@ final class WorkGraph {
         this.encodingFirst = encodingFirst;
         this.ownEnd = firstId + real;
         this.extClass = extClass;
+        this.plainSpanFlipped = real ^ Integer.MIN_VALUE;
     }
+
+    /** Real nodes' count, unsigned-flipped, while no atoms rewrite references (else 0 flipped). */
+    private int plainSpanFlipped;
 
     /**
      * References to named tags go to atoms: type {@code t} of the encoding to atom
      * {@code atomOfType[t - encodingFirst]}, external {@code e} to {@code atomOfExternal.get(e)}
      * (-1: not a tag; the map holds every external id referenced). {@code atomWords} ({@link #EXTRA_WORDS} per atom) become the first extra
-     * nodes. Called before {@link #addPlaceholders}.
+     * nodes.
      */
     void setAtoms(int[] atomOfType, Int2IntOpenHashMap atomOfExternal, int[] atomWords) {
         this.atomOfType = atomOfType;
         this.atomOfExternal = atomOfExternal;
         this.atomBase = ownEnd + extraWords.length / EXTRA_WORDS;
+        this.plainSpanFlipped = Integer.MIN_VALUE;
         appendExtras(atomWords);
-    }
-
-    /**
-     * Gives every type of another part that a real node references (after atoms) a placeholder
-     * node, an extra node of {@code kind} equal to nothing else; returns their targets in
-     * placeholder order.
-     */
-    int[] addPlaceholders(int kind) {
-        Placeholders ph = new Placeholders();
-        for (int i = 0; i < real; i++) {
-            int s = starts[startBase + i];
-            int n = TypeRefs.typeIdCount(words, s);
-            int slot = TypeRefs.firstTypeIdSlot(words, s);
-            int stride = TypeRefs.typeIdStride(words, s);
-            for (int k = 0; k < n; k++, slot += stride) {
-                ph.consider(words[slot]);
-            }
-        }
-        return ph.add(kind);
-    }
-
-    /**
-     * {@link #addPlaceholders(int)} when the references that may leave the part are known: only
-     * {@code candidates} (references, in any order, repeats allowed) are considered.
-     */
-    int[] addPlaceholders(int kind, int[] candidates) {
-        Placeholders ph = new Placeholders();
-        for (int ref : candidates) {
-            ph.consider(ref);
-        }
-        return ph.add(kind);
-    }
-
-    /** The references to other parts found so far, numbered. */
-    private final class Placeholders {
-        final Int2IntOpenHashMap of = new Int2IntOpenHashMap();
-        final it.unimi.dsi.fastutil.ints.IntArrayList targets = new it.unimi.dsi.fastutil.ints.IntArrayList();
-        final int next = ownEnd + extraWords.length / EXTRA_WORDS;
-
-        Placeholders() {
-            of.defaultReturnValue(-1);
-        }
-
-        void consider(int ref) {
-            if (ref >= encodingFirst && (ref < firstId || ref >= ownEnd) && atomOf(ref) < 0 && of.get(ref) < 0) {
-                of.put(ref, next + targets.size());
-                targets.add(ref);
-            }
-        }
-
-        int[] add(int kind) {
-            if (!targets.isEmpty()) {
-                placeholderOf = of;
-                int[] w = new int[EXTRA_WORDS * targets.size()];
-                for (int k = 0; k < targets.size(); k++) {
-                    w[EXTRA_WORDS * k + 1] = io.btfkit.core.Kind.info(kind, 0, false);
-                }
-                appendExtras(w);
-            }
-            return targets.toIntArray();
-        }
-    }
-
-    private int atomOf(int ref) {
-        if (ref >= encodingFirst) {
-            return atomOfType == null ? -1 : atomOfType[ref - encodingFirst];
-        }
-        return atomOfExternal == null ? -1 : atomOfExternal.get(ref);
     }
 
     private void appendExtras(int[] more) {
@@ -196,6 +130,23 @@ final class WorkGraph {
     /** The node referenced by the type-id field at word {@code slot}, rewritten. */
     int ref(int slot) {
         int ref = words[slot];
+        // (short, so that C1 inlines it: a reference to an own real node, when no atoms rewrite
+        // references, is the common case; plainSpan is 0 when they do, and the compare is unsigned)
+        return ((ref - firstId) ^ Integer.MIN_VALUE) < plainSpanFlipped ? ref : rewritten(ref);
+    }
+
+    /** Words of the real nodes (see {@link #realStart}). */
+    int[] realWords() {
+        return words;
+    }
+
+    /** Start of real node {@code node} in {@link #realWords}, or -1 for an extra node. */
+    int realStart(int node) {
+        int i = node - firstId;
+        return i < real ? starts[startBase + i] : -1;
+    }
+
+    private int rewritten(int ref) {
         if (ref < encodingFirst) {
             if (atomOfExternal != null) {
                 int a = atomOfExternal.get(ref);
@@ -211,10 +162,7 @@ final class WorkGraph {
                 return atomBase + a;
             }
         }
-        if (ref >= firstId && ref < ownEnd) {
-            return ref;
-        }
-        return placeholderOf.get(ref);
+        return ref;
     }
 
     /** Class of an external node. */

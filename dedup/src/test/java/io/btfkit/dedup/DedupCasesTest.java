@@ -575,8 +575,7 @@ class DedupCasesTest {
 
     @Test
     void theContextCasesAgreeWithLibbpfWhereLibbpfIsExact() throws java.io.IOException {
-        java.nio.file.Path btfref = io.btfkit.core.TestData.btfref();
-        org.junit.jupiter.api.Assumptions.assumeTrue(btfref != null, "skipped: btfref (libbpf helper) not available");
+        java.nio.file.Path btfref = io.btfkit.core.TestData.requireTool("btfref");
         // the static-function guard (14 types) and the guard of point 5 (8): the same types
         assertEquals(libbpfLink(btfref, FUNCTION_A, FUNCTION_B, STATIC_F_C), link(FUNCTION_A, FUNCTION_B, STATIC_F_C));
         assertEquals(libbpfLink(btfref, GUARD_A, GUARD_B, EIGHT_BYTE_S), link(GUARD_A, GUARD_B, EIGHT_BYTE_S));
@@ -689,8 +688,7 @@ class DedupCasesTest {
 
     @Test
     void libbpfGuessesADeclarationFromAnotherUnitsStruct() throws java.io.IOException {
-        java.nio.file.Path btfref = io.btfkit.core.TestData.btfref();
-        org.junit.jupiter.api.Assumptions.assumeTrue(btfref != null, "skipped: btfref (libbpf helper) not available");
+        java.nio.file.Path btfref = io.btfkit.core.TestData.requireTool("btfref");
         // GUESS_G is the same bytes in both links; libbpf's 's' for it follows the other units' 'h'
         String four = libbpfLink(btfref, GUESS_G, GUARD_B, H_DECLARES_S, EIGHT_BYTE_S);
         String eight = libbpfLink(btfref, GUESS_G, H_HOLDS_EIGHT_BYTE_S, H_DECLARES_S, FOUR_BYTE_S);

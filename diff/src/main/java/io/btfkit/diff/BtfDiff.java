@@ -92,12 +92,37 @@ public final class BtfDiff {
             IntArrayList bs = new IntArrayList(ib.ids, j, nb);
             i += na;
             j += nb;
+            if (options.withBase()) {
+                // base and split may both hold one definition (distill copies base typedefs into
+                // the split; relocating it keeps them): one side's identical copies count once
+                as = d.distinctDefinitions(d.sa, as);
+                bs = d.distinctDefinitions(d.sb, bs);
+                if (as.size() == 1 && bs.size() == 1 && d.unchanged(as.getInt(0), bs.getInt(0))) {
+                    continue;
+                }
+            }
             for (IntArrayList[] g : EntityIndex.split(d.sa, as, d.sb, bs)) {
                 d.match(matcher, g[0], g[1]);
             }
         }
         d.out.sort(BtfDiff::reportOrder);
         return new DiffReport(d.out);
+    }
+
+    /** {@code ids} (one name's definitions on one side) with each identical definition once: same name and fingerprint. */
+    private IntArrayList distinctDefinitions(Side side, IntArrayList ids) {
+        IntArrayList out = new IntArrayList(ids.size());
+        for (int k = 0; k < ids.size(); k++) {
+            int id = ids.getInt(k);
+            boolean seen = false;
+            for (int m = 0; m < out.size() && !seen; m++) {
+                seen = side.hash.body(out.getInt(m)) == side.hash.body(id) && EntityIndex.sameName(side, out.getInt(m), side, id);
+            }
+            if (!seen) {
+                out.add(id);
+            }
+        }
+        return out;
     }
 
     /** Whether {@code ia} and {@code ib}, alone under one key, are the same name with the same fingerprint. */

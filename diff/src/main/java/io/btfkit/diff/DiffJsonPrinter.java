@@ -29,9 +29,9 @@ public final class DiffJsonPrinter {
         return print(report, false);
     }
 
-    /** {@code expanded}: every object and array on lines of its own, as {@code --pretty} asks. */
+    /** {@code expanded}: every object and array on lines of its own, indented as {@code bpftool -p}, as {@code --pretty} asks. */
     public static String print(DiffReport report, boolean expanded) {
-        JsonWriter w = new JsonWriter(expanded ? Integer.MAX_VALUE : 2);
+        JsonWriter w = expanded ? JsonWriter.expanded() : new JsonWriter(2);
         w.beginObject();
         w.name("summary").beginObject();
         for (Status s : Status.values()) {

@@ -488,4 +488,58 @@ class BtfDiffTest {
         // with the base, foo and bar are compared too (equal here)
         assertEquals(r, BtfDiff.diff(a, b, new BtfDiff.Options(true)));
     }
+
+    /**
+     * distill copies base typedefs into the split (relocating it keeps them): own types alone,
+     * they are "added"; with the base, a copy identical to the base's definition is no change.
+     */
+    @Test
+    void withTheBaseATypeMovedFromBaseToSplitIsNoChange() {
+        Btf base = btf("");
+        Btf a = RawTextParser.parse("""
+                [8] STRUCT 'mod' size=4 vlen=1
+                	'f' type_id=3 bits_offset=0
+                """, base);
+        Btf b = RawTextParser.parse("""
+                [8] TYPEDEF 'u32' type_id=2
+                [9] STRUCT 'mod' size=4 vlen=1
+                	'f' type_id=8 bits_offset=0
+                """, base);
+        assertEquals("0 changed, 0 removed, 1 added\n\n+ typedef u32: unsigned int\n", DiffTextPrinter.print(BtfDiff.diff(a, b)));
+        assertTrue(BtfDiff.diff(a, b, new BtfDiff.Options(true)).isEmpty(), DiffTextPrinter.print(BtfDiff.diff(a, b, new BtfDiff.Options(true))));
+        Btf c = RawTextParser.parse("""
+                [8] TYPEDEF 'u32' type_id=1
+                [9] STRUCT 'mod' size=4 vlen=1
+                	'f' type_id=8 bits_offset=0
+                """, base);
+        assertEquals(1, BtfDiff.diff(a, c, new BtfDiff.Options(true)).count(Status.ADDED), "a different u32 is still news");
+    }
+
+    @Test
+    void filtersKeepKindsAndNames() {
+        String a = """
+                [8] STRUCT 'dev_a' size=4 vlen=0
+                [9] UNION 'dev_b' size=4 vlen=0
+                [10] TYPEDEF 'dev_t' type_id=1
+                [11] ENUM64 'dev_e' encoding=UNSIGNED size=8 vlen=0
+                [12] STRUCT 'other' size=4 vlen=0
+                """;
+        DiffReport all = diff("", a);
+        assertEquals(5, all.count(Status.ADDED));
+        assertEquals(List.of("dev_a", "dev_b"), names(DiffFilter.of(List.of("struct", "UNION"), "dev_*").apply(all)));
+        assertEquals(List.of("dev_e"), names(DiffFilter.of(List.of("enum"), null).apply(all)), "enum takes ENUM64 too");
+        assertEquals(List.of("dev_a", "dev_b", "dev_t", "dev_e"), names(DiffFilter.of(List.of(), "dev_[!x]*").apply(all)).stream()
+                .sorted(java.util.Comparator.comparing(n -> "abte".indexOf(n.charAt(4)))).toList());
+        assertEquals(List.of("other"), names(DiffFilter.of(null, "o?her").apply(all)));
+        assertEquals(all, DiffFilter.ALL.apply(all));
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> DiffFilter.of(List.of("strct"), null));
+        assertTrue(e.getMessage().startsWith("'strct' is not a BTF kind (did you mean 'struct'?)"), e.getMessage());
+        assertTrue(java.util.regex.Pattern.matches(DiffFilter.globToRegex("a.b*"), "a.bcd"));
+        assertTrue(!java.util.regex.Pattern.matches(DiffFilter.globToRegex("a.b*"), "axbcd"), "a dot is a dot");
+    }
+
+    private static List<String> names(DiffReport r) {
+        return r.types().stream().map(TypeDiff::name).toList();
+    }
 }

@@ -28,7 +28,7 @@ class CHeaderFuzzTest {
             return;
         }
         CHeaderOptions options = data.length > 0 && (data[0] & 1) != 0 ? CHeaderOptions.CURRENT_LIBBPF
-                : CHeaderOptions.DEFAULT;
+                : CHeaderOptions.BPFTOOL_71;
         Counting out = new Counting();
         try {
             Outcomes.orRejected(() -> {

@@ -60,40 +60,9 @@ public final class FwdKinds {
 
         /** Anchors from every definition in {@code units}, for the FWD names of their gcc 12 units. */
         public static Anchors of(List<Btf> units) {
-            Anchors a = new Anchors();
-            for (Btf u : units) {
-                if (hasGccFwdWords(u)) {
-                    int[] w = u.words();
-                    int[] st = u.starts();
-                    for (int i = 0; i + 1 < st.length; i++) {
-                        int s = st[i];
-                        if (Kind.kindOf(w[s + 1]) == Kind.FWD && !Kind.kindFlagOf(w[s + 1]) && w[s] != 0) {
-                            StringTable t = u.strings().tableOf(w[s]);
-                            a.names.add(t.bytes(), w[s] - t.start(), u.strings().lengthAt(w[s]));
-                        }
-                    }
-                }
-            }
-            if (a.names.count() == 0) {
-                return a;
-            }
-            for (Btf u : units) {
-                int[] w = u.words();
-                int[] st = u.starts();
-                for (int i = 0; i + 1 < st.length; i++) {
-                    int s = st[i];
-                    int info = w[s + 1];
-                    int kind = Kind.kindOf(info);
-                    int bit = Kind.isComposite(kind) ? STRUCT : Kind.isEnum(kind) && Kind.vlenOf(info) > 0 ? ENUM : 0;
-                    if (bit != 0 && w[s] != 0) {
-                        int key = a.key(u, w[s]);
-                        if (key >= 0) {
-                            a.flags.put(key, a.flags.get(key) | bit);
-                        }
-                    }
-                }
-            }
-            return a;
+            Survey survey = new Survey();
+            units.forEach(survey::add);
+            return survey.anchors();
         }
 
         private int key(Btf u, int nameOff) {
@@ -105,6 +74,73 @@ public final class FwdKinds {
         int flagsOf(Btf u, int nameOff) {
             int key = nameOff == 0 ? -1 : key(u, nameOff);
             return key < 0 ? 0 : flags.get(key);
+        }
+    }
+
+    /**
+     * Collects what {@link Anchors} need, unit by unit and in any order, so that the units need
+     * not all be held at once (a link of gcc objects reads them once for this, then again to
+     * normalise each): the FWD names of gcc 12 units, and which kinds every named full type
+     * defines under its name. Thread-safe.
+     */
+    public static final class Survey {
+        private final StringPool fwdNames = new StringPool();
+        /** Offsets of {@link #fwdNames}' strings, in order. */
+        private final IntArrayList fwdOffsets = new IntArrayList();
+        private final StringPool definedNames = new StringPool();
+        private final Int2IntOpenHashMap definedAs = new Int2IntOpenHashMap();
+
+        /** Takes the FWD names and definitions of {@code u}. */
+        public void add(Btf u) {
+            int[] w = u.words();
+            int[] st = u.starts();
+            boolean gccFwds = hasGccFwdWords(u);
+            StringTable strings = u.strings();
+            synchronized (this) {
+                for (int i = 0; i + 1 < st.length; i++) {
+                    int s = st[i];
+                    int info = w[s + 1];
+                    int kind = Kind.kindOf(info);
+                    int name = w[s];
+                    int bit = Kind.isComposite(kind) ? STRUCT : Kind.isEnum(kind) && Kind.vlenOf(info) > 0 ? ENUM : 0;
+                    boolean fwd = gccFwds && kind == Kind.FWD && !Kind.kindFlagOf(info);
+                    if (name == 0 || bit == 0 && !fwd) {
+                        continue;
+                    }
+                    StringTable t = strings.tableOf(name);
+                    int at = name - t.start();
+                    int len = strings.lengthAt(name);
+                    if (fwd) {
+                        int count = fwdNames.count();
+                        int off = fwdNames.add(t.bytes(), at, len);
+                        if (fwdNames.count() > count) {
+                            fwdOffsets.add(off);
+                        }
+                    } else {
+                        int key = definedNames.add(t.bytes(), at, len);
+                        definedAs.put(key, definedAs.get(key) | bit);
+                    }
+                }
+            }
+        }
+
+        /** The anchors of every unit taken. */
+        public synchronized Anchors anchors() {
+            Anchors a = new Anchors();
+            byte[] pool = fwdNames.rawBytes();
+            for (int k = 0; k < fwdOffsets.size(); k++) {
+                int off = fwdOffsets.getInt(k);
+                int end = off;
+                while (pool[end] != 0) {
+                    end++;
+                }
+                int d = definedNames.find(pool, off, end - off);
+                int bits = d < 0 ? 0 : definedAs.get(d);
+                if (bits != 0) {
+                    a.flags.put(a.names.add(pool, off, end - off), bits);
+                }
+            }
+            return a;
         }
     }
 

@@ -82,32 +82,63 @@ public final class GccNormalizer {
      * common one of the others.
      */
     public static List<FileResult> normalize(List<LoadedInput> inputs, Level level) {
-        List<Btf> gcc = new ArrayList<>();
-        inputs.forEach(in -> in.units().stream().filter(GccNormalizer::isGccEncoded).forEach(gcc::add));
-        if (gcc.isEmpty()) {
-            List<FileResult> out = new ArrayList<>(inputs.size());
-            inputs.forEach(in -> out.add(file(in, in.units().stream()
-                    .map(u -> new UnitResult(u, new QuirkCounts(), new QuirkCounts(), null)).toList())));
-            return out;
-        }
-        List<Btf> all = new ArrayList<>();
-        inputs.forEach(in -> all.addAll(in.units()));
-        FwdKinds.Anchors anchors = FwdKinds.Anchors.of(all);
-        IndexType common = commonIndexType(gcc);
+        Survey survey = new Survey();
+        inputs.forEach(survey::add);
+        Plan plan = survey.plan();
         FileResult[] out = new FileResult[inputs.size()];
-        IntStream.range(0, inputs.size()).parallel().forEach(i -> {
-            LoadedInput in = inputs.get(i);
-            boolean any = in.units().stream().anyMatch(GccNormalizer::isGccEncoded);
-            ObjectSymbols syms = any ? symbolsOf(in) : null;
-            IndexType fallback = common != null ? common
-                    : IndexType.forPointerSize(in.elf() != null && !in.elf().is64() ? 4 : 8);
-            List<UnitResult> rs = new ArrayList<>(in.units().size());
-            for (Btf u : in.units()) {
-                rs.add(normalize(u, syms, anchors, fallback, level));
-            }
-            out[i] = file(in, rs);
-        });
+        IntStream.range(0, inputs.size()).parallel().forEach(i -> out[i] = normalize(inputs.get(i), plan, level));
         return List.of(out);
+    }
+
+    /** What normalising a unit needs from all the units of a link ({@link Survey}). */
+    public record Plan(boolean anyGcc, FwdKinds.Anchors anchors, IndexType common) {
+    }
+
+    /**
+     * Collects the {@link Plan} input by input, in any order and from several threads, so that
+     * a link need not hold every input at once: it reads them once for this and again to
+     * normalise each with {@link #normalize(LoadedInput, Plan, Level)}.
+     */
+    public static final class Survey {
+        private final FwdKinds.Survey fwds = new FwdKinds.Survey();
+        private final Map<IndexType, Integer> indexTypes = new HashMap<>();
+        private boolean anyGcc;
+
+        /** Takes what {@code in}'s units tell. */
+        public void add(LoadedInput in) {
+            for (Btf u : in.units()) {
+                fwds.add(u);
+                if (isGccEncoded(u)) {
+                    Map<IndexType, Integer> counts = indexTypes(u);
+                    synchronized (this) {
+                        anyGcc = true;
+                        counts.forEach((t, c) -> indexTypes.merge(t, c, Integer::sum));
+                    }
+                }
+            }
+        }
+
+        /** The plan of every input taken. */
+        public synchronized Plan plan() {
+            return new Plan(anyGcc, anyGcc ? fwds.anchors() : null, mostCommon(indexTypes));
+        }
+    }
+
+    /** Normalises {@code in}'s units with what {@code plan} collected from all the link's units. */
+    public static FileResult normalize(LoadedInput in, Plan plan, Level level) {
+        if (!plan.anyGcc()) {
+            return file(in, in.units().stream()
+                    .map(u -> new UnitResult(u, new QuirkCounts(), new QuirkCounts(), null)).toList());
+        }
+        boolean any = in.units().stream().anyMatch(GccNormalizer::isGccEncoded);
+        ObjectSymbols syms = any ? symbolsOf(in) : null;
+        IndexType fallback = plan.common() != null ? plan.common()
+                : IndexType.forPointerSize(in.elf() != null && !in.elf().is64() ? 4 : 8);
+        List<UnitResult> rs = new ArrayList<>(in.units().size());
+        for (Btf u : in.units()) {
+            rs.add(normalize(u, syms, plan.anchors(), fallback, level));
+        }
+        return file(in, rs);
     }
 
     /** Normalises one input on its own (convert --fix, validate): names come from its own units. */
@@ -237,20 +268,23 @@ public final class GccNormalizer {
     }
 
     /** The most common array index INT over {@code units} (the gcc 12 ones), or null. */
-    private static IndexType commonIndexType(List<Btf> units) {
+    /** How many ARRAYs of {@code u} use each INT as index type. */
+    private static Map<IndexType, Integer> indexTypes(Btf u) {
         Map<IndexType, Integer> counts = new HashMap<>();
-        for (Btf u : units) {
-            int[] w = u.words();
-            int[] st = u.starts();
-            for (int i = 0; i + 1 < st.length; i++) {
-                int s = st[i];
-                if (Kind.kindOf(w[s + 1]) == Kind.ARRAY && w[s + 4] != 0 && u.kind(w[s + 4]) == Kind.INT) {
-                    int idx = w[s + 4];
-                    IndexType t = new IndexType(u.strings().get(u.nameOff(idx)), u.sizeOrType(idx), u.extra(idx, 0));
-                    counts.merge(t, 1, Integer::sum);
-                }
+        int[] w = u.words();
+        int[] st = u.starts();
+        for (int i = 0; i + 1 < st.length; i++) {
+            int s = st[i];
+            if (Kind.kindOf(w[s + 1]) == Kind.ARRAY && w[s + 4] != 0 && u.kind(w[s + 4]) == Kind.INT) {
+                int idx = w[s + 4];
+                IndexType t = new IndexType(u.strings().get(u.nameOff(idx)), u.sizeOrType(idx), u.extra(idx, 0));
+                counts.merge(t, 1, Integer::sum);
             }
         }
+        return counts;
+    }
+
+    private static IndexType mostCommon(Map<IndexType, Integer> counts) {
         return counts.entrySet().stream().max(Map.Entry.<IndexType, Integer>comparingByValue()
                 .thenComparing(e -> e.getKey().name(), java.util.Comparator.reverseOrder()))
                 .map(Map.Entry::getKey).orElse(null);

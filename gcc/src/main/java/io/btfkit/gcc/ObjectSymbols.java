@@ -29,9 +29,14 @@ public final class ObjectSymbols {
     static final int STT_OBJECT = 1;
     static final int STT_FUNC = 2;
     static final int STT_TLS = 6;
+    static final int STV_INTERNAL = 1;
+    static final int STV_HIDDEN = 2;
 
-    /** One symbol: binding and type from {@code st_info}, the section index, section-relative offset and size. */
-    public record Symbol(String name, int bind, int type, int section, long offset, long size) {
+    /**
+     * One symbol: binding and type from {@code st_info}, the section index, section-relative
+     * offset and size, and the visibility ({@code st_other & 3}).
+     */
+    public record Symbol(String name, int bind, int type, int section, long offset, long size, int visibility) {
         public boolean isUndefined() {
             return section == ElfConstants.SHN_UNDEF;
         }
@@ -81,6 +86,7 @@ public final class ObjectSymbols {
             int at = i * entsize;
             long nameOff = b.getInt(at) & 0xffffffffL;
             int info = data[at + (elf.is64() ? 4 : 12)] & 0xff;
+            int visibility = data[at + (elf.is64() ? 5 : 13)] & 3;
             int shndx = b.getShort(at + (elf.is64() ? 6 : 14)) & 0xffff;
             long value = elf.is64() ? b.getLong(at + 8) : b.getInt(at + 4) & 0xffffffffL;
             long size = elf.is64() ? b.getLong(at + 16) : b.getInt(at + 8) & 0xffffffffL;
@@ -103,7 +109,8 @@ public final class ObjectSymbols {
                 throw new BtfFormatException(symtab.describe() + ": symbol " + i + " '" + io.btfkit.core.Printable.name(name) + "' is in section " + shndx
                         + ", but there are " + sections.size());
             }
-            byName.computeIfAbsent(name, k -> new ArrayList<>(1)).add(new Symbol(name, info >>> 4, info & 0xf, shndx, offset, size));
+            byName.computeIfAbsent(name, k -> new ArrayList<>(1)).add(new Symbol(name, info >>> 4, info & 0xf, shndx, offset, size,
+                    visibility));
         }
         return new ObjectSymbols(elf, byName);
     }
@@ -158,6 +165,23 @@ public final class ObjectSymbols {
             }
         }
         return false;
+    }
+
+    /**
+     * The externs libbpf collects ({@code sym_is_extern}): undefined symbols with global or weak
+     * binding and no type, in name order.
+     */
+    public List<Symbol> externs() {
+        List<Symbol> out = new ArrayList<>();
+        for (List<Symbol> l : byName.values()) {
+            for (Symbol s : l) {
+                if (s.isUndefined() && (s.bind == STB_GLOBAL || s.bind == STB_WEAK) && s.type == STT_NOTYPE) {
+                    out.add(s);
+                }
+            }
+        }
+        out.sort(java.util.Comparator.comparing(Symbol::name));
+        return out;
     }
 
     /** Whether {@code name} is referenced here but defined nowhere in the object. */

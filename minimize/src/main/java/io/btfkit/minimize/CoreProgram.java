@@ -13,11 +13,18 @@ import java.util.Set;
  *
  * @param name   the object's name, for messages
  * @param local  the object's {@code .BTF}
- * @param relos  its relocation records, section by section in file order
+ * @param relos  its relocation records, section by section in file order (libbpf's order)
+ * @param code   the instructions the records patch, or {@link ProgramCode#NONE}
  */
-public record CoreProgram(String name, Btf local, List<LocalRelo> relos) {
+public record CoreProgram(String name, Btf local, List<LocalRelo> relos, ProgramCode code) {
     public CoreProgram {
         relos = List.copyOf(relos);
+        java.util.Objects.requireNonNull(code);
+    }
+
+    /** An object whose instructions are not at hand. */
+    public CoreProgram(String name, Btf local, List<LocalRelo> relos) {
+        this(name, local, relos, ProgramCode.NONE);
     }
 
     /**
@@ -27,6 +34,17 @@ public record CoreProgram(String name, Btf local, List<LocalRelo> relos) {
      */
     public static CoreProgram parse(String name, Btf local, BtfExt ext) {
         return new CoreProgram(name, local, LocalRelo.parseAll(local, ext));
+    }
+
+    /**
+     * Parses every relocation record of a BPF object read from {@code elf}, and keeps the
+     * instructions they patch.
+     *
+     * @throws io.btfkit.core.BtfFormatException as {@link #parse(String, Btf, BtfExt)}
+     */
+    public static CoreProgram parse(String name, Btf local, BtfExt ext, io.btfkit.core.elf.ElfFile elf) {
+        List<LocalRelo> relos = LocalRelo.parseAll(local, ext);
+        return new CoreProgram(name, local, relos, elf == null ? ProgramCode.NONE : ProgramCode.of(elf, relos));
     }
 
     /**

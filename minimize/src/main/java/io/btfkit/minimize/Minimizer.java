@@ -4,8 +4,10 @@ import io.btfkit.core.Btf;
 import io.btfkit.core.BtfException;
 import io.btfkit.core.BtfType;
 import io.btfkit.core.Kind;
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -16,6 +18,9 @@ import java.util.Map;
  * type that was not marked becomes 0 ({@code void}). See docs/MINIMIZE.md for the rules.
  * This class marks; {@link MinimalBtf} writes the marked types out (standalone, or as a
  * minimal base and split for a module's split BTF).
+ *
+ * <p>bpftool's bytes are the output unless they would not resolve as the target does
+ * ({@link #widened()}).
  *
  * <p>Not thread-safe: one instance collects the relocations of any number of objects for one
  * target, then {@link #build()} (or {@link #buildSplit()} for a module's split target).
@@ -33,6 +38,10 @@ public final class Minimizer {
     private final BitSet walkedFollowing = new BitSet();
     private final BitSet matched = new BitSet();
     private final BitSet matchedBehindPointer = new BitSet();
+    /** The objects resolved by {@link #recordAll}, with their results, for the check of {@link #build}. */
+    private final List<SameOutcomes.Resolved> recorded = new ArrayList<>();
+    private boolean checked;
+    private List<Widened> widened = List.of();
     /** Deepest reference chain walked; deeper is refused, never a stack overflow. */
     static final int MAX_DEPTH = 1000;
 
@@ -42,20 +51,25 @@ public final class Minimizer {
     }
 
     /**
-     * Marks what one resolved relocation uses. A relocation that matched no candidate, or needs
-     * no target ({@code local_type_id}), marks nothing.
+     * Marks what one resolved relocation uses: its target spec (the first matching candidate's,
+     * as bpftool keeps it), also when libbpf then poisons or refuses the instruction (bpftool does
+     * not look at instructions). A relocation that matched no candidate, or needs no target
+     * ({@code local_type_id}), marks nothing.
      *
      * @throws BtfException a relocation that is an error (bpftool fails on it too), or a kept
      *     type of a kind BTFGen cannot keep
      */
     public void record(ReloResult res) throws BtfException {
         if (res.status() == ReloResult.Status.ERROR) {
-            throw new BtfException(res.relo().section() + " relo #" + res.relo().index() + ": " + res.error());
+            throw new BtfException(res.relo().section() + " relo #" + res.relo().index() + ": " + res.why());
         }
-        CoreSpec spec = res.target();
-        if (spec == null || res.status() == ReloResult.Status.LOCAL) {
-            return;
+        if (res.target() != null && res.status() != ReloResult.Status.LOCAL) {
+            markSpec(res.target());
         }
+    }
+
+    private void markSpec(CoreSpec spec) throws BtfException {
+        checked = false;
         ReloKind kind = spec.kind();
         if (kind.isFieldBased()) {
             recordField(spec);
@@ -70,7 +84,8 @@ public final class Minimizer {
 
     /**
      * Resolves every relocation of {@code program} with {@code relocator} (whose target is this
-     * minimizer's) and marks what each uses.
+     * minimizer's), as one object in order ({@link CoreRelocator#resolveAll(CoreProgram)}), and
+     * marks what each uses; the results are kept for the check of {@link #build}.
      *
      * @throws BtfException as {@link #record}, for the first relocation that is an error
      */
@@ -78,9 +93,11 @@ public final class Minimizer {
         if (relocator.target() != target) {
             throw new IllegalArgumentException("the relocator resolves against another target");
         }
-        for (LocalRelo r : program.relos()) {
-            record(relocator.resolve(program.local(), r));
+        List<ReloResult> results = relocator.resolveAll(program);
+        for (ReloResult r : results) {
+            record(r);
         }
+        recorded.add(new SameOutcomes.Resolved(program, results));
     }
 
     /** Root type, then each struct/union member on the raw path and its type (not behind pointers). */
@@ -208,22 +225,82 @@ public final class Minimizer {
 
     /**
      * The minimized BTF, standalone (bpftool's output): the marked types of the target, base
-     * types first when the target is split; see {@link MinimalBtf#standalone}.
+     * types first when the target is split; see {@link MinimalBtf#standalone}. Checked as
+     * {@link #widened()} says.
+     *
+     * @throws BtfException when even with every matching candidate kept a relocation would
+     *     resolve differently on the output
      */
-    public Btf build() {
+    public Btf build() throws BtfException {
+        checked();
         return MinimalBtf.standalone(target, types, members);
     }
 
     /**
      * The minimized BTF of a split target as a pair: a minimal base of the marked base types and
-     * a minimal split on it of the marked split types; see {@link MinimalBtf#split}.
+     * a minimal split on it of the marked split types; see {@link MinimalBtf#split}. Checked as
+     * {@link #build()} is.
      *
      * @throws IllegalStateException the target is not split
      */
-    public MinimalBtf.Split buildSplit() {
+    public MinimalBtf.Split buildSplit() throws BtfException {
         if (!target.isSplit()) {
             throw new IllegalStateException("target BTF is not split");
         }
+        checked();
         return MinimalBtf.split(target, types, members);
+    }
+
+    /**
+     * The relocations that resolved differently on bpftool's output than on the full target, for
+     * which {@link #build} kept every matching candidate's members instead of the first one's
+     * only; empty when the output is bpftool's.
+     *
+     * <p>bpftool keeps the first matching candidate's spec of each relocation. When several
+     * candidates match one relocation, the others may lose members a later relocation on the
+     * same local type needs in order to keep them in libbpf's candidate list: on the output,
+     * libbpf then resolves that later relocation against fewer candidates and may find none.
+     * So whenever a relocation matched several candidates, the output is resolved again as
+     * libbpf would resolve it ({@link SameOutcomes}); if any relocation differs, every matching
+     * candidate's spec is marked too, which keeps each candidate list as it was on the target.
+     */
+    public List<Widened> widened() {
+        return widened;
+    }
+
+    /** A relocation of {@code object} that bpftool's output would resolve otherwise ({@link #widened()}). */
+    public record Widened(String object, ReloResult relocation) {
+    }
+
+    private void checked() throws BtfException {
+        if (checked) {
+            return;
+        }
+        SameOutcomes same = new SameOutcomes(target, recorded);
+        List<Widened> differ = same.needed() ? same.differences(output()) : List.of();
+        if (differ.isEmpty()) {
+            checked = true;
+            return;
+        }
+        for (SameOutcomes.Resolved r : recorded) {
+            for (ReloResult res : r.results()) {
+                for (int i = 1; i < res.matching().size(); i++) {
+                    markSpec(SpecMatcher.match(res.relo().spec(), target, res.matching().get(i)));
+                }
+            }
+        }
+        List<Widened> still = same.differences(output());
+        if (!still.isEmpty()) {
+            ReloResult r = still.get(0).relocation();
+            throw new BtfException(r.relo().section() + " relo #" + r.relo().index()
+                    + ": resolves differently on the minimal BTF than on the target, even with every matching candidate kept");
+        }
+        widened = List.copyOf(differ);
+        checked = true;
+    }
+
+    /** The output as libbpf reads it: the standalone BTF, or for a split target the minimal split on its minimal base. */
+    private Btf output() {
+        return target.isSplit() ? MinimalBtf.split(target, types, members).split() : MinimalBtf.standalone(target, types, members);
     }
 }

@@ -4,57 +4,76 @@ import io.btfkit.core.Btf;
 import io.btfkit.core.Kind;
 
 /**
- * The value a relocation of a given kind takes from a spec (libbpf's {@code bpf_core_calc_relo}):
- * offsets, sizes, signedness and shifts of the field the spec reaches, the type's id or size,
- * the enumerator's value. A null spec is "no candidate matched": existence kinds and type kinds
- * then give 0, while field reads and ENUMVAL_VALUE cannot be given a value ({@link #POISON}, the
- * instruction libbpf replaces with an invalid one).
+ * What a relocation of a given kind takes from one spec (libbpf's {@code bpf_core_calc_field_relo},
+ * {@code _type_relo}, {@code _enumval_relo}): offsets, sizes, signedness and shifts of the field
+ * the spec reaches, the type's id or size, the enumerator's value. libbpf computes it twice per
+ * relocation, on the local spec (the value the compiler put in the instruction) and on the
+ * target's (the value patched in). A null spec is "no candidate matched": existence kinds and
+ * type kinds then give 0, while field reads and ENUMVAL_VALUE cannot be given a value
+ * ({@link Calc#poison}, the instruction libbpf replaces with an invalid one).
  */
 final class ReloValue {
-    /** Marker: no value, the instruction is poisoned. */
-    static final Long POISON = null;
-
     private ReloValue() {
     }
 
+    /**
+     * One side's result.
+     *
+     * @param value     the value (u64)
+     * @param poison    no value: the instruction is poisoned
+     * @param memSize   for {@code byte_off} of a field that is not a bitfield: the field's byte size,
+     *                  which a load or store of it uses; else 0
+     * @param memTypeId with {@code memSize}: the field's type, typedefs and modifiers skipped
+     * @param validate  whether libbpf checks that the instruction holds the local value before it
+     *                  patches (not for bitfield offsets and sizes, nor type ids); meaningful on the local side
+     */
+    record Calc(long value, boolean poison, long memSize, int memTypeId, boolean validate) {
+        static final Calc POISON = new Calc(0, true, 0, 0, true);
+
+        static Calc of(long value, boolean validate) {
+            return new Calc(value, false, 0, 0, validate);
+        }
+    }
+
     /** @param bigEndian whether the program runs big-endian (bitfield left shifts depend on it) */
-    static Long of(ReloKind kind, CoreSpec spec, boolean bigEndian) {
+    static Calc of(ReloKind kind, CoreSpec spec, boolean bigEndian) {
         if (kind.isFieldBased()) {
             return field(kind, spec, bigEndian);
         }
         if (kind.isTypeBased()) {
             if (spec == null) {
-                return 0L;
+                return Calc.of(0, true);
             }
             switch (kind) {
                 case TYPE_ID_LOCAL, TYPE_ID_TARGET:
-                    return (long) spec.rootTypeId();
+                    // a type id may change when objects are linked: never checked against the instruction
+                    return Calc.of(spec.rootTypeId(), false);
                 case TYPE_EXISTS, TYPE_MATCHES:
-                    return 1L;
+                    return Calc.of(1, true);
                 default:
                     long size = TypeOps.resolveSize(spec.btf(), spec.rootTypeId());
                     if (size < 0) {
                         throw new ReloFailure(TypeOps.describe(spec.btf(), spec.rootTypeId()) + " has no size");
                     }
-                    return size;
+                    return Calc.of(size, true);
             }
         }
         if (kind == ReloKind.ENUMVAL_EXISTS) {
-            return spec == null ? 0L : 1L;
+            return Calc.of(spec == null ? 0 : 1, true);
         }
         if (spec == null) {
-            return POISON;
+            return Calc.POISON;
         }
         Accessor a = spec.accessor(0);
-        return TypeOps.enumeratorValue(spec.btf(), a.typeId(), a.index());
+        return Calc.of(TypeOps.enumeratorValue(spec.btf(), a.typeId(), a.index()), true);
     }
 
-    private static Long field(ReloKind kind, CoreSpec spec, boolean bigEndian) {
+    private static Calc field(ReloKind kind, CoreSpec spec, boolean bigEndian) {
         if (kind == ReloKind.FIELD_EXISTS) {
-            return spec == null ? 0L : 1L;
+            return Calc.of(spec == null ? 0 : 1, true);
         }
         if (spec == null) {
-            return POISON;
+            return Calc.POISON;
         }
         Btf btf = spec.btf();
         Accessor acc = spec.last();
@@ -65,12 +84,12 @@ final class ReloValue {
                 throw new ReloFailure(TypeOps.describe(btf, acc.typeId()) + " has no size");
             }
             if (kind == ReloKind.FIELD_BYTE_OFFSET) {
-                return spec.bitOffset() / 8;
+                return new Calc(spec.bitOffset() / 8, false, size, acc.typeId(), true);
             }
             if (kind == ReloKind.FIELD_BYTE_SIZE) {
-                return size;
+                return Calc.of(size, true);
             }
-            throw new ReloFailure(kind.label() + " cannot be applied to an array element");
+            throw new ReloFailure(kind.label() + " can't be applied to array access");
         }
         int memberType = TypeOps.memberType(btf, acc.typeId(), acc.index());
         int mt = TypeOps.skipModsAndTypedefs(btf, memberType);
@@ -79,9 +98,10 @@ final class ReloValue {
         }
         long bitOff = spec.bitOffset();
         long bitSize = TypeOps.memberBitfieldSize(btf, acc.typeId(), acc.index());
+        boolean bitfield = bitSize > 0;
         long byteOff;
         long byteSize;
-        if (bitSize > 0) {
+        if (bitfield) {
             // the smallest aligned load (of at least the field type's size) holding every bit
             byteSize = Integer.toUnsignedLong(btf.sizeOrType(mt));
             if (byteSize == 0) {
@@ -90,7 +110,7 @@ final class ReloValue {
             byteOff = bitOff / 8 / byteSize * byteSize;
             while (bitOff + bitSize - byteOff * 8 > byteSize * 8) {
                 if (byteSize >= 8) {
-                    throw new ReloFailure("bitfield cannot be read with one 64-bit load");
+                    throw new ReloFailure("bitfield can't be satisfied: it cannot be read with one 64-bit load");
                 }
                 byteSize *= 2;
                 byteOff = bitOff / 8 / byteSize * byteSize;
@@ -103,20 +123,44 @@ final class ReloValue {
             byteOff = bitOff / 8;
             bitSize = byteSize * 8;
         }
+        // a bitfield's offset, size and left shift are the compiler's guess: not checked
         switch (kind) {
             case FIELD_BYTE_OFFSET:
-                return byteOff;
+                return bitfield ? Calc.of(byteOff, false) : new Calc(byteOff, false, byteSize, mt, true);
             case FIELD_BYTE_SIZE:
-                return byteSize;
+                return Calc.of(byteSize, !bitfield);
             case FIELD_SIGNED:
                 int k = btf.kind(mt);
                 boolean signed = (Kind.isEnum(k) && btf.kindFlag(mt))
                         || (k == Kind.INT && ((btf.extra(mt, 0) >>> 24) & Kind.INT_SIGNED) != 0);
-                return signed ? 1L : 0L;
+                return Calc.of(signed ? 1 : 0, true);
             case FIELD_LSHIFT_U64:
-                return bigEndian ? (8 - byteSize) * 8 + (bitOff - byteOff * 8) : 64 - (bitOff + bitSize - byteOff * 8);
+                return Calc.of(bigEndian ? (8 - byteSize) * 8 + (bitOff - byteOff * 8) : 64 - (bitOff + bitSize - byteOff * 8),
+                        !bitfield);
             default: // FIELD_RSHIFT_U64
-                return 64 - bitSize;
+                return Calc.of(64 - bitSize, true);
         }
+    }
+
+    /**
+     * Whether a load or store may be resized from the local field to the target's (libbpf's rule
+     * when the two sizes differ): both pointers, or both integers of which neither has exactly the
+     * SIGNED encoding (a zero-extended unsigned value stays right; a sign-extended one would not).
+     */
+    static boolean memSizeAdjustable(Btf local, int localType, Btf target, int targetType) {
+        if (localType == 0 || targetType == 0) {
+            return false; // a bitfield on one side: void there, neither pointer nor integer
+        }
+        int lk = local.kind(localType);
+        int tk = target.kind(targetType);
+        if (lk == Kind.PTR && tk == Kind.PTR) {
+            return true;
+        }
+        return lk == Kind.INT && tk == Kind.INT && intEncoding(local, localType) != Kind.INT_SIGNED
+                && intEncoding(target, targetType) != Kind.INT_SIGNED;
+    }
+
+    private static int intEncoding(Btf btf, int id) {
+        return (btf.extra(id, 0) >>> 24) & 0x0f;
     }
 }

@@ -127,13 +127,16 @@ final class TypeOps {
         return n == null ? "" : n;
     }
 
-    /** Value of enumerator {@code i}: sign-extended for a signed ENUM, as libbpf stores it in a u64. */
+    /**
+     * Value of enumerator {@code i} as libbpf puts it in a u64: an ENUM's 32-bit value is always
+     * sign-extended, whether the enum is signed or not (libbpf reads it as the {@code s32} of
+     * {@code struct btf_enum}: an unsigned 0xfffffffc becomes 0xfffffffffffffffc).
+     */
     static long enumeratorValue(Btf btf, int id, int i) {
         if (btf.kind(id) == Kind.ENUM64) {
             return ((long) btf.extra(id, 3 * i + 2) << 32) | Integer.toUnsignedLong(btf.extra(id, 3 * i + 1));
         }
-        int v = btf.extra(id, 2 * i + 1);
-        return btf.kindFlag(id) ? v : Integer.toUnsignedLong(v);
+        return btf.extra(id, 2 * i + 1);
     }
 
     /** "struct task_struct", "int", "typedef u32", "struct (anon)"; a long name cut as messages cut it. */

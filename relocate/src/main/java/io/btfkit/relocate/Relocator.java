@@ -60,6 +60,32 @@ public final class Relocator {
     }
 
     /**
+     * Why {@code dist} is no distilled base at all, or null: types of kinds a distilled base never
+     * holds (a full vmlinux given as one has 90,000 of them) — said once, where
+     * {@link #relocate} would report each. A distilled base holds only named INT, FLOAT, ENUM,
+     * STRUCT, UNION and FWD types (ENUM64 is distilled as a sized ENUM).
+     */
+    public static String notDistilled(Btf dist) {
+        int bad = 0;
+        int first = 0;
+        java.util.TreeMap<String, Integer> kinds = new java.util.TreeMap<>();
+        for (int id = 1; id < dist.typeCount(); id++) {
+            int k = dist.kind(id);
+            if (k != Kind.INT && k != Kind.FLOAT && k != Kind.ENUM && k != Kind.STRUCT && k != Kind.UNION && k != Kind.FWD) {
+                first = bad++ == 0 ? id : first;
+                kinds.merge(Kind.name(k), 1, Integer::sum);
+            }
+        }
+        if (bad == 0) {
+            return null;
+        }
+        return "not a distilled base: " + bad + " of its " + (dist.typeCount() - 1) + " types are of kinds a distilled base"
+                + " does not hold (" + kinds.toString().replaceAll("[{}]", "") + "; the first, [" + first + "] "
+                + Kind.name(dist.kind(first)) + "); a distilled base holds only named INT, FLOAT, ENUM, STRUCT, UNION"
+                + " and FWD types, as 'btfkit distill' writes it (--base-out)";
+    }
+
+    /**
      * Every problem that would make {@link #relocate(Btf, NewBaseIndex)} fail, libbpf's complaint
      * first; empty when it would succeed. Builds no output.
      *

@@ -17,10 +17,12 @@ package io.btfkit.validate;
  * can be matched to what {@code bpftool}/libbpf would print when the kernel rejects the BTF.
  */
 public enum Rule {
-    // --- header and sections ---
-    HEADER_FLAGS("header-flags", true, "Unsupported flags", "the header flags byte must be 0"),
+    // --- header and sections (in the kernel's order) ---
     HEADER_LAYOUT("header-layout", true, "Unsupported btf_header",
-            "the kernel header is 24 bytes; the layout fields after it must be zero (no layout section)"),
+            "the kernel header is 24 bytes; header bytes past it (the layout fields) must be zero (no layout section)"),
+    HEADER_FLAGS("header-flags", true, "Unsupported flags", "the header flags byte must be 0"),
+    SECTION_LAYOUT("section-layout", true, "Unsupported section found",
+            "the sections follow the header and each other without a gap, and nothing follows the last"),
     STRING_SECTION("string-section", false, "Invalid string section",
             "the string section must start with the empty string (standalone BTF) and end with a NUL"),
     STRING_SECTION_SIZE("string-section-size", true, "Invalid string section",

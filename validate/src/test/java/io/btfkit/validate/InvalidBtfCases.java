@@ -110,6 +110,16 @@ final class InvalidBtfCases {
                 .withFormat(new Btf.RawFormat(ByteOrder.LITTLE_ENDIAN, 24, 1, null)));
         addBtf("layout section", Rule.HEADER_LAYOUT, -1, () -> RawTextParser.parse(INT, null)
                 .withFormat(Btf.RawFormat.CLASSIC.withLayout()));
+        // read from bytes (HeaderLayouts): where the sections lie
+        byte[] none = {};
+        addBtf("32-byte header, layout_off 8, layout_len 0", Rule.HEADER_LAYOUT, -1, () -> io.btfkit.core.BtfReader.read(
+                HeaderLayouts.bytes(new HeaderLayouts.Layout(32, new byte[] {8, 0, 0, 0, 0, 0, 0, 0}, 0, 0, 0, false, 0, (byte) 0))));
+        addBtf("2 bytes between the type and string sections", Rule.SECTION_LAYOUT, -1, () -> io.btfkit.core.BtfReader.read(
+                HeaderLayouts.bytes(new HeaderLayouts.Layout(24, none, 0, 0, 2, false, 0, (byte) 0))));
+        addBtf("4 bytes between the header and the type section", Rule.SECTION_LAYOUT, -1, () -> io.btfkit.core.BtfReader.read(
+                HeaderLayouts.bytes(new HeaderLayouts.Layout(24, none, 0, 4, 0, false, 0, (byte) 0))));
+        addBtf("1 byte after the string section", Rule.SECTION_LAYOUT, -1, () -> io.btfkit.core.BtfReader.read(
+                HeaderLayouts.bytes(new HeaderLayouts.Layout(24, none, 0, 0, 0, false, 1, (byte) 0))));
         // string section "x\0": does not start with the empty string
         addBtf("string section starts with a name", Rule.STRING_SECTION, -1,
                 () -> direct(new int[] {0, Kind.info(Kind.INT, 0, false), 4, 32}, 4, "x\0".getBytes(StandardCharsets.US_ASCII),

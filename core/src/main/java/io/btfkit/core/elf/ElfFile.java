@@ -22,6 +22,8 @@ import java.util.Optional;
  */
 public final class ElfFile {
     private final byte[] data;
+    /** The file's length: the first bytes of {@link #data}. */
+    private final int length;
     private final ElfClass cls;
     private final ByteOrder order;
     private final int type;
@@ -31,9 +33,11 @@ public final class ElfFile {
     private final List<Section> sections;
     private final List<Segment> segments;
 
-    ElfFile(byte[] data, ElfClass cls, ByteOrder order, int type, int machine, long shoff, int shstrndx,
+    ElfFile(byte[] data, int length, ElfClass cls, ByteOrder order, int type, int machine, long shoff, int shstrndx,
             List<Section> sections, List<Segment> segments) {
+        // (a file parsed from the front of a longer buffer keeps its own bytes only where it writes a copy)
         this.data = data;
+        this.length = length;
         this.cls = cls;
         this.order = order;
         this.type = type;
@@ -84,6 +88,18 @@ public final class ElfFile {
      */
     public static ElfFile parse(byte[] data) {
         return ElfParser.parse(Objects.requireNonNull(data));
+    }
+
+    /**
+     * Parses and validates the ELF file in the first {@code len} bytes of {@code data}, a buffer
+     * the caller may reuse for the next file once it is done with this one (the view reads its
+     * sections from it).
+     */
+    public static ElfFile parse(byte[] data, int len) {
+        if (len < 0 || len > data.length) {
+            throw new IllegalArgumentException("length " + len + " of a " + data.length + "-byte buffer");
+        }
+        return ElfParser.parse(data, len);
     }
 
     /** Whether {@code data} starts with the ELF magic {@code 7f 45 4c 46}. */
@@ -197,7 +213,7 @@ public final class ElfFile {
     }
 
     byte[] data() {
-        return data;
+        return length == data.length ? data : Arrays.copyOf(data, length);
     }
 
     ElfClass elfClass() {

@@ -31,13 +31,18 @@ final class ElfParser {
     private ElfClass cls;
     private ByteBuffer b;
 
-    private ElfParser(byte[] d) {
+    private ElfParser(byte[] d, int len) {
         this.d = d;
-        this.len = d.length;
+        this.len = len;
     }
 
     static ElfFile parse(byte[] data) {
-        return new ElfParser(data).run();
+        return new ElfParser(data, data.length).run();
+    }
+
+    /** The ELF file in the first {@code len} bytes of {@code data} (a buffer that may be longer). */
+    static ElfFile parse(byte[] data, int len) {
+        return new ElfParser(data, len).run();
     }
 
     private ElfFile run() {
@@ -62,16 +67,16 @@ final class ElfParser {
         List<Segment> segments = segments(shoff, shCount);
         int shstrndx = nameTableIndex(shoff, shCount);
         List<Section> sections = sections(shoff, shCount, shstrndx);
-        return new ElfFile(d, cls, order, type, machine, shoff, shstrndx, sections, segments);
+        return new ElfFile(d, (int) len, cls, order, type, machine, shoff, shstrndx, sections, segments);
     }
 
     private ByteOrder identify() {
-        if (!ElfFile.isElf(d)) {
+        if (len < 4 || !ElfFile.isElf(d)) {
             StringBuilder got = new StringBuilder();
-            for (int i = 0; i < Math.min(4, d.length); i++) {
+            for (int i = 0; i < Math.min(4, len); i++) {
                 got.append(String.format(i == 0 ? "%02x" : " %02x", d[i] & 0xff));
             }
-            throw fail("not an ELF file: magic " + (d.length == 0 ? "missing (empty input)" : got.toString())
+            throw fail("not an ELF file: magic " + (len == 0 ? "missing (empty input)" : got.toString())
                     + ", want 7f 45 4c 46");
         }
         if (len < 16) {

@@ -30,9 +30,12 @@ public final class InputLimits {
         return e == null || e.isBlank() ? DEFAULT : parse(e, ENV);
     }
 
+    /** The largest cap spelled in MiB ({@code 2047M}): what messages recommend, as 2G is past the array limit. */
+    static final String LARGEST = (HARD_MAX >> 20) + "M";
+
     /** How to raise the cap, for messages. */
     static String howToRaise() {
-        return "raise the cap with " + ENV + "=SIZE (e.g. 2G)";
+        return "raise the cap with " + ENV + "=SIZE (at most " + LARGEST + ")";
     }
 
     static long parse(String text, String where) {
@@ -49,7 +52,8 @@ public final class InputLimits {
             throw new BtfFormatException(where + "=" + text + " is not a size (a byte count, or with K, M or G)");
         }
         if (n <= 0 || n > HARD_MAX / unit) {
-            throw new BtfFormatException(where + "=" + text + " is out of range (1 to " + HARD_MAX + " bytes)");
+            throw new BtfFormatException(where + "=" + text + " is out of range (1 to " + HARD_MAX + " bytes, i.e. at most "
+                    + LARGEST + ": one input is held in one Java array)");
         }
         return n * unit;
     }

@@ -106,7 +106,7 @@ public final class InputLoader {
             return readBlob(data, 0, data.length, base);
         } catch (BtfFormatException e) {
             if (base == null && looksSplit(data)) {
-                throw new BtfFormatException(e.getMessage() + " (this looks like split BTF: give its base with --base)", e);
+                throw new SplitNeedsBaseException(e.getMessage() + " (this looks like split BTF: give its base with --base)", e);
             }
             throw e;
         }
@@ -120,7 +120,17 @@ public final class InputLoader {
      * @throws BtfFormatException when those bytes are not one well-formed blob
      */
     public static Btf readOneBlob(byte[] data, int len, Btf base) {
-        return readBlob(data, 0, len, base);
+        return readBlob(data, 0, len, base, null);
+    }
+
+    /**
+     * {@link #readOneBlob} of the {@code len} bytes at {@code data[off]} (an ELF file's
+     * {@code .BTF} section in the file's bytes), its type words in {@code scratch}'s array when
+     * that is not null ({@link BtfReader.Scratch}: the BTF must not be used once the scratch is
+     * read into again).
+     */
+    public static Btf readOneBlob(byte[] data, int off, int len, Btf base, BtfReader.Scratch scratch) {
+        return readBlob(data, off, len, base, scratch);
     }
 
     /**
@@ -213,24 +223,25 @@ public final class InputLoader {
     }
 
     /**
-     * One blob, split on {@code base} when one is given — except BTF written by {@code gcc -gbtf},
-     * which is always standalone (gcc knows nothing of a base): with a base, a blob whose string
-     * section starts with NUL (as a standalone one must; module BTF almost never does) and that
-     * read standalone shows gcc 12's encodings is kept standalone, so {@code link --base vmlinux}
-     * can link gcc objects onto the kernel.
+     * One blob, split on {@code base} when one is given — except standalone BTF: with a base, a
+     * blob whose string section starts with NUL (as a standalone one must; split BTF from pahole,
+     * libbpf or btfkit never does) and that reads on its own is read standalone, whatever names of
+     * the base its offsets happen to hit. The caller sees a unit with no base and decides: {@code
+     * link --base vmlinux} links {@code gcc -gbtf} objects onto the kernel, other commands refuse.
      */
     private static Btf readBlob(byte[] data, int off, int len, Btf base) {
+        return readBlob(data, off, len, base, null);
+    }
+
+    private static Btf readBlob(byte[] data, int off, int len, Btf base, BtfReader.Scratch scratch) {
         if (base != null && stringsStartWithNul(data, off, len)) {
             try {
-                Btf standalone = BtfReader.read(data, off, len, null);
-                if (GccSignature.isGccEncoded(standalone)) {
-                    return standalone;
-                }
+                return BtfReader.read(data, off, len, null);
             } catch (BtfFormatException e) {
                 // not readable standalone: read it as split below
             }
         }
-        return BtfReader.read(data, off, len, base);
+        return BtfReader.read(data, off, len, base, scratch);
     }
 
     private static boolean stringsStartWithNul(byte[] data, int off, int len) {

@@ -2,7 +2,8 @@ package io.btfkit.core.json;
 
 /**
  * A small streaming JSON writer for btfkit's reports (diff, stats): objects, arrays, strings,
- * numbers, booleans and null, pretty-printed with two-space indentation and a final newline, so
+ * numbers, booleans and null, pretty-printed with two-space indentation (four in
+ * {@link #expanded()}, as {@code bpftool -p} indents) and a final newline, so
  * equal reports print byte-identical text. Containers nested deeper than a chosen depth are
  * written on one line ({@code {"a": 1, "b": [2, 3]}}), so a long list of records prints one
  * record per line.
@@ -17,6 +18,7 @@ public final class JsonWriter {
     private final StringBuilder out = new StringBuilder(4096);
     /** Containers opened at this depth or deeper are written on one line. */
     private final int inlineDepth;
+    private final String indent;
     /** Per open container: whether it has an element yet. */
     private boolean[] hasElement = new boolean[16];
     private int depth;
@@ -29,7 +31,17 @@ public final class JsonWriter {
 
     /** Containers opened at nesting depth {@code inlineDepth} or deeper (the outermost is 0) go on one line. */
     public JsonWriter(int inlineDepth) {
+        this(inlineDepth, 2);
+    }
+
+    private JsonWriter(int inlineDepth, int indentWidth) {
         this.inlineDepth = inlineDepth;
+        this.indent = " ".repeat(indentWidth);
+    }
+
+    /** Every container on its own lines, indented by four spaces as {@code bpftool -p} indents (the {@code --pretty} form). */
+    public static JsonWriter expanded() {
+        return new JsonWriter(Integer.MAX_VALUE, 4);
     }
 
     public JsonWriter beginObject() {
@@ -158,7 +170,7 @@ public final class JsonWriter {
     private void newline() {
         out.append('\n');
         for (int i = 0; i < depth; i++) {
-            out.append("  ");
+            out.append(indent);
         }
     }
 

@@ -16,9 +16,9 @@ public final class StatsJsonPrinter {
         return print(s, false);
     }
 
-    /** {@code expanded}: every object on lines of its own (the kinds too), as {@code --pretty} asks. */
+    /** {@code expanded}: every object on lines of its own (the kinds too), indented as {@code bpftool -p}, as {@code --pretty} asks. */
     public static String print(Stats s, boolean expanded) {
-        JsonWriter w = new JsonWriter(expanded ? Integer.MAX_VALUE : 2);
+        JsonWriter w = expanded ? JsonWriter.expanded() : new JsonWriter(2);
         w.beginObject();
         w.field("byte_order", s.littleEndian() ? "little" : "big");
         w.field("header_length", s.headerLength());

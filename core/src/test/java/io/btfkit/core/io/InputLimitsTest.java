@@ -25,6 +25,17 @@ class InputLimitsTest {
         }
     }
 
+    /** What the messages recommend works (they said 2G, which is past a Java array's limit). */
+    @Test
+    void theRecommendedSizeIsAccepted() {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("=SIZE \\(at most (\\w+)\\)").matcher(InputLimits.howToRaise());
+        assertTrue(m.find(), InputLimits.howToRaise());
+        long n = InputLimits.parse(m.group(1), "BTFKIT_MAX_INPUT");
+        assertTrue(n > (2047L << 20) - 1 && n <= InputLimits.HARD_MAX, m.group(1));
+        BtfFormatException e = assertThrows(BtfFormatException.class, () -> InputLimits.parse("2G", "BTFKIT_MAX_INPUT"));
+        assertTrue(e.getMessage().contains("at most " + m.group(1)), e.getMessage());
+    }
+
     @Test
     void thePropertySetsTheCap() {
         String before = System.getProperty(InputLimits.PROPERTY);

@@ -1,0 +1,57 @@
+# The JVM flags of every btfkit launcher: ./btfkit sources this file; install.sh and the Debian
+# package copy it into the launcher they install. It sets the array `jvm` from BTFKIT_JAVA_OPTS
+# (added last, so the user's options win where the JVM lets a later flag override an earlier one).
+#
+# C1 only: on 2 cores C2's compile time exceeded its gains in every measured command.
+# The serial collector: btfkit's data is a few huge int arrays (no pointers to trace), so even a
+# full collection of a 500 MB heap takes 25 ms, and it keeps the heap close to the live data —
+# the parallel collector's larger young generation and bolder growth cost 25-60% more memory
+# (link of 300 units 253 -> 190 MB, of 3,000 units 715 -> 592 MB, dedup of vmlinux 126 -> 108 MB)
+# for no measured speed. -Xmn16m: garbage between collections stays small; arrays of 256 KB
+# and more (type columns) go straight to the old generation instead of being copied out of the
+# young one; Min/MaxHeapFreeRatio 10/30: the heap grows only 10-30% past the live data; -Xms32m
+# spares a small run most of the collections that would grow the heap step by step, where 64m
+# let a dedup of vmlinux fill (and touch) the whole initial heap with garbage before its first
+# full collection: 101 -> 71 MB of peak memory, a few more collections on large links.
+# -XX:-UsePerfData: no hsperfdata file per run (jps does not list btfkit; jcmd PID still works):
+# vmlinux dedup 0.49 -> 0.47 s (11 alternating runs).
+# Tier3BackEdgeThreshold=2000: a loop over millions of types run once is compiled (on-stack)
+# after 2,000 iterations instead of 60,000 (dedup of vmlinux 0.63 -> 0.51 s).
+# Measurements: docs/BENCHMARKS.md.
+#
+# A heap the user sizes (-Xmx/-Xms in BTFKIT_JAVA_OPTS) is theirs: -Xms32m is left out when they
+# give an initial heap or a maximum under 64 MiB (the JVM refuses an initial heap above the
+# maximum: BTFKIT_JAVA_OPTS=-Xmx20m failed to start), and -Xmn16m when either is under 64 MiB
+# (the JVM warns when the young generation does not fit).
+btfkit_jvm_flags() {
+  jvm=(-XX:+UseSerialGC -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:PretenureSizeThreshold=256k
+       -XX:-UsePerfData -XX:TieredStopAtLevel=1 -XX:Tier3BackEdgeThreshold=2000 -Xss16m -Xshare:auto)
+  local o size initial=no small=no
+  for o in ${BTFKIT_JAVA_OPTS:-}; do
+    case "$o" in
+      -Xmx*|-XX:MaxHeapSize=*) ;;
+      -Xms*|-XX:InitialHeapSize=*) initial=yes ;;
+      *) continue ;;
+    esac
+    size="${o#-Xm[sx]}"; size="${size#*=}"
+    [ "$(btfkit_mib "$size")" -lt 64 ] && small=yes
+  done
+  [ "$initial" = no ] && [ "$small" = no ] && jvm+=(-Xms32m)
+  [ "$small" = no ] && jvm+=(-Xmn16m)
+  # (word splitting on purpose: BTFKIT_JAVA_OPTS holds several options)
+  # shellcheck disable=SC2206
+  jvm+=(${BTFKIT_JAVA_OPTS:-})
+}
+
+# A JVM size (2g, 512M, 65536k, bytes) in MiB, rounded down; 0 when it is not a size.
+btfkit_mib() {
+  local n="${1%[kKmMgGtT]}" unit="${1##*[0-9]}"
+  case "$n" in ''|*[!0-9]*) echo 0; return ;; esac
+  case "$unit" in
+    k|K) echo $((n / 1024)) ;;
+    m|M) echo "$n" ;;
+    g|G) echo $((n * 1024)) ;;
+    t|T) echo $((n * 1048576)) ;;
+    *) echo $((n / 1048576)) ;;
+  esac
+}
