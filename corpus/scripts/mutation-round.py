@@ -487,7 +487,7 @@ def classify(rc, err, timed_out, rss, cmd, f, data, tmp):
     lines = [l for l in err.splitlines() if l.strip()]
     if rc == 70 or "Exception" in err or "\tat " in err or "internal error" in err or "Error:" in err:
         return "crash"
-    if rc not in (0, 1, 2):
+    if rc not in (0, 1, 2) and not (rc == 3 and cmd[0] == "core-check"):   # core-check: 3, instructions poisoned
         return "crash"
     for l in lines:
         if not l.startswith("btfkit: "):

@@ -71,7 +71,7 @@ class HostileShapesTest {
         }
         Path target = write("nested.btf", b.build());
         Cli c = run("core-check", TestData.sample("bpf/core_reads.bpf.o"), "--btf", target);
-        assertEquals(1, c.exit, c.toString());
+        assertEquals(3, c.exit, c.toString()); // nothing fails, some instructions are poisoned
         assertTrue(c.outText().contains("byte_off struct task_struct.pid (0:0) -> no match: instruction poisoned"), c.outText());
         Cli m = run("minimize", target, "-o", tmp.resolve("min.btf"), TestData.sample("bpf/core_reads.bpf.o"));
         assertEquals(0, m.exit, m.toString());
@@ -176,7 +176,7 @@ class HostileShapesTest {
                 List.of("permute", in, "--sort", "name", "-o", tmp.resolve("p.btf")),
                 List.of("core-check", TestData.sample("bpf/core_reads.bpf.o"), "--btf", in))) {
             Cli c = run(cmd.toArray());
-            assertTrue(c.exit <= 1, cmd + ": " + c.exit);
+            assertTrue(c.exit <= 1 || c.exit == 3, cmd + ": " + c.exit); // core-check: 3, poisoned instructions
             assertTrue(longest(c.err) < 2048, cmd + ": a line of " + longest(c.err) + " characters");
             assertTrue(c.out.length < 1 << 20, cmd + ": " + c.out.length + " bytes printed");
         }
