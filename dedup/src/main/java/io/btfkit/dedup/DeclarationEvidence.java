@@ -72,6 +72,7 @@ final class DeclarationEvidence {
     ContextResolver.Enclosing enclosing() {
         if ((units || wholeInputs) && enclosing == null) {
             enclosing = ContextResolver.Enclosing.of(m);
+            timer.lap("enclosing");
         }
         return enclosing;
     }
@@ -101,6 +102,7 @@ final class DeclarationEvidence {
     private Definitions define(java.util.function.IntPredicate alsoRoot, java.util.function.IntPredicate rootName) {
         if (atoms == null) {
             atoms = new Definitions.Atoms(m.words, m.starts, base);
+            timer.lap("atoms");
         }
         return Definitions.of(m.words, m.starts, m.firstId, base, false, parts, alsoRoot, rootName, atoms);
     }
