@@ -20,6 +20,9 @@ final class DeclarationChain {
 
     /** Runs every rule that applies, then redirects references to what they resolved. */
     static void resolve(DeclarationEvidence e, PhaseTimer timer) {
+        if (e.nothingToResolve()) {
+            return; // (no declaration: nothing to resolve, nothing to redirect)
+        }
         for (DeclarationRule rule : RULES) {
             if (rule.applies(e)) {
                 rule.resolve(e);

@@ -31,6 +31,8 @@ final class DeclarationEvidence {
     private ContextResolver.Enclosing enclosing;
     private Definitions definitions;
     private Definitions.Atoms atoms;
+    /** {@link #declaredNames}{@code (true)}, once made. */
+    private IntOpenHashSet allDeclaredNames;
     private Definitions.ByName byName;
     private boolean settled;
 
@@ -70,6 +72,7 @@ final class DeclarationEvidence {
     ContextResolver.Enclosing enclosing() {
         if ((units || wholeInputs) && enclosing == null) {
             enclosing = ContextResolver.Enclosing.of(m);
+            timer.lap("enclosing");
         }
         return enclosing;
     }
@@ -99,6 +102,7 @@ final class DeclarationEvidence {
     private Definitions define(java.util.function.IntPredicate alsoRoot, java.util.function.IntPredicate rootName) {
         if (atoms == null) {
             atoms = new Definitions.Atoms(m.words, m.starts, base);
+            timer.lap("atoms");
         }
         return Definitions.of(m.words, m.starts, m.firstId, base, false, parts, alsoRoot, rootName, atoms);
     }
@@ -127,6 +131,9 @@ final class DeclarationEvidence {
      * either side, those of every declaration of both.
      */
     private IntOpenHashSet declaredNames(boolean all) {
+        if (all && allDeclaredNames != null) {
+            return allDeclaredNames;
+        }
         IntOpenHashSet names = new IntOpenHashSet();
         boolean baseForwards = base != null && inputs() == 1;
         int[] w = m.words;
@@ -141,7 +148,18 @@ final class DeclarationEvidence {
         if (baseForwards) {
             base.addDeclarationNames(names);
         }
+        if (all) {
+            allDeclaredNames = names;
+        }
         return names;
+    }
+
+    /**
+     * Whether no rule has anything to resolve: no own declaration (and no base declaration a
+     * split input could pair with). The chain is then skipped, and with it the definitions pass.
+     */
+    boolean nothingToResolve() {
+        return declaredNames(true).isEmpty();
     }
 
     /** Each name's one definition class among the full tags not yet resolved, by part. */
@@ -153,12 +171,15 @@ final class DeclarationEvidence {
         return byName;
     }
 
+    /** The full tags of the names a rule can ask about (those some declaration carries), by definition. */
     private Definitions.ByName byNameOf(Definitions defs) {
         Definitions.ByName own = new Definitions.ByName();
+        IntOpenHashSet asked = declaredNames(true);
         int first = m.firstId;
         for (int p = 0; p + 1 < parts.length; p++) {
             for (int i = parts[p]; i < parts[p + 1]; i++) {
-                if (aliasTarget[i] < 0 && Definitions.ByName.isFullTag(m.words, m.starts[i])) {
+                if (aliasTarget[i] < 0 && Definitions.ByName.isFullTag(m.words, m.starts[i])
+                        && asked.contains(m.words[m.starts[i]])) {
                     int def = defs.defOf(first + i);
                     if (def >= 0) { // (a tag no rule asks about is not classified)
                         own.add(m.words, m.starts[i], first + i, def, p);

@@ -4,7 +4,6 @@ import io.btfkit.core.Kind;
 import io.btfkit.core.TypeRefs;
 
 import it.unimi.dsi.fastutil.ints.IntArrayList;
-import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import java.util.Arrays;
 
 /**
@@ -45,6 +44,9 @@ final class Partitioner {
     private final IntArrayList work = new IntArrayList();
     private final IntArrayList touched = new IntArrayList();
     private int[] candidates = new int[16];
+    /** A component's members while it is matched or minimised (the search's stack moves on). */
+    private int[] memberBuf = new int[16];
+    private final SccMinimizer minimizer = new SccMinimizer(this);
 
     /**
      * @param table the layer being built (its graph is {@code g}); its parent holds the classes
@@ -91,7 +93,12 @@ final class Partitioner {
                 return;
             }
         }
-        cyclic(Arrays.copyOfRange(members, from, to));
+        int k = to - from;
+        if (memberBuf.length < k) {
+            memberBuf = new int[Math.max(k, 2 * memberBuf.length)];
+        }
+        System.arraycopy(members, from, memberBuf, 0, k);
+        cyclic(memberBuf, k);
     }
 
     /** Reads {@code node}'s children into {@link #childBuf}; returns how many. */
@@ -139,18 +146,18 @@ final class Partitioner {
     // --- cyclic components: match against existing classes, else minimise ---
 
     /** One component at a time, among all threads sharing the table: match, else make classes. */
-    private void cyclic(int[] members) {
+    private void cyclic(int[] members, int k) {
         synchronized (table.cyclicLock) {
-            cyclicHolding(members);
+            cyclicHolding(members, k);
         }
     }
 
-    private void cyclicHolding(int[] members) {
+    private void cyclicHolding(int[] members, int k) {
         int root = NONE;
         int best = Integer.MAX_VALUE;
         long rootShape = 0;
-        for (int m : members) {
-            int node = m + first;
+        for (int mi = 0; mi < k; mi++) {
+            int node = members[mi] + first;
             long sh = Shapes.hash(g.wordsOf(node), g.start(node), node);
             int count = table.shapeCandidates(sh);
             if (count == 0) {
@@ -169,12 +176,12 @@ final class Partitioner {
             }
             int n = table.shapeCandidates(rootShape, candidates);
             for (int i = 0; i < n; i++) {
-                if (tryMatch(root, candidates[i], members.length)) {
+                if (tryMatch(root, candidates[i], k)) {
                     return;
                 }
             }
         }
-        new SccMinimizer(this).minimize(members);
+        minimizer.minimize(members, k);
     }
 
     /**
@@ -243,24 +250,79 @@ final class Partitioner {
      */
     static final class SccMinimizer {
         private final Partitioner p;
+        /** Per member: its block, the next round's block; per block: chain, first member, class, shape. */
+        private int[] color = new int[16];
+        private int[] next = new int[16];
+        private int[] chain = new int[16];
+        private int[] repOf = new int[16];
+        private int[] blockClass = new int[16];
+        private long[] blockShape = new long[16];
+        /** Block keys (hash -> first block of that hash), reused: a link minimises a million components of two. */
+        private long[] keys = new long[16];
+        private int[] heads = new int[16];
+        private int mask;
 
         SccMinimizer(Partitioner p) {
             this.p = p;
         }
 
-        void minimize(int[] members) {
+        private void reserve(int k) {
+            if (color.length < k) {
+                int n = Math.max(k, 2 * color.length);
+                color = new int[n];
+                next = new int[n];
+                chain = new int[n];
+                repOf = new int[n];
+                blockClass = new int[n];
+                blockShape = new long[n];
+            }
+        }
+
+        /** Empties the block keys for a component of {@code k} members. */
+        private void resetKeys(int k) {
+            int cap = Math.max(16, Integer.highestOneBit(Math.max(1, 2 * k - 1)) << 1);
+            if (keys.length < cap) {
+                keys = new long[cap];
+                heads = new int[cap];
+            }
+            mask = cap - 1;
+            Arrays.fill(heads, 0, cap, NONE);
+        }
+
+        /** The first block of hash {@code h} (NONE if none), made {@code block} from now on. */
+        private int putHead(long h, int block) {
+            int i = (int) (h ^ (h >>> 32)) & mask;
+            while (heads[i] != NONE && keys[i] != h) {
+                i = (i + 1) & mask;
+            }
+            int old = heads[i];
+            keys[i] = h;
+            heads[i] = block;
+            return old;
+        }
+
+        private int head(long h) {
+            int i = (int) (h ^ (h >>> 32)) & mask;
+            while (heads[i] != NONE) {
+                if (keys[i] == h) {
+                    return heads[i];
+                }
+                i = (i + 1) & mask;
+            }
+            return NONE;
+        }
+
+        void minimize(int[] members, int k) {
             WorkGraph g = p.g;
             int first = p.first;
-            int k = members.length;
             int[] pos = p.scratch;
+            reserve(k);
             for (int i = 0; i < k; i++) {
                 pos[members[i]] = i;
             }
-            int[] color = new int[k];
-            int colors = initialColors(members, pos, color);
-            int[] next = new int[k];
+            int colors = initialColors(members, k, pos, color);
             while (true) {
-                int c2 = refine(members, pos, color, next);
+                int c2 = refine(members, k, pos, color, next);
                 int[] t = color;
                 color = next;
                 next = t;
@@ -270,9 +332,7 @@ final class Partitioner {
                 colors = c2;
             }
             // one class per block; representative = first member of the block
-            int[] blockClass = new int[colors];
-            long[] blockShape = new long[colors];
-            Arrays.fill(blockClass, NONE);
+            Arrays.fill(blockClass, 0, colors, NONE);
             ClassTable table = p.table;
             for (int i = 0; i < k; i++) {
                 int node = members[i] + first;
@@ -295,21 +355,18 @@ final class Partitioner {
                 }
                 table.indexFull(c, ClassTable.fullHash(blockShape[b], p.childBuf, n), p.childBuf, n, p.keys);
             }
-            for (int m : members) {
-                pos[m] = NONE;
+            for (int i = 0; i < k; i++) {
+                pos[members[i]] = NONE;
             }
         }
 
         /** Round 0: (shape, classes of external references, positions of internal ones). */
-        private int initialColors(int[] members, int[] pos, int[] color) {
+        private int initialColors(int[] members, int k, int[] pos, int[] color) {
             WorkGraph g = p.g;
             int first = p.first;
-            Long2IntOpenHashMap head = new Long2IntOpenHashMap();
-            head.defaultReturnValue(NONE);
-            int[] chain = new int[members.length];
-            int[] repOf = new int[members.length];
+            resetKeys(k);
             int colors = 0;
-            for (int i = 0; i < members.length; i++) {
+            for (int i = 0; i < k; i++) {
                 int node = members[i] + first;
                 long h = Shapes.hash(g.wordsOf(node), g.start(node), node);
                 int n = g.childCount(node);
@@ -318,9 +375,8 @@ final class Partitioner {
                     boolean internal = ch >= first && pos[ch - first] != NONE && p.cls[ch - first] == NONE;
                     h = Shapes.mix(h + (internal ? 0x7FEB352DL : 0x846CA68BL * (p.classOf(ch) + 1L)));
                 }
-                int c = head.get(h);
                 int found = NONE;
-                for (; c != NONE; c = chain[c]) {
+                for (int c = head(h); c != NONE; c = chain[c]) {
                     if (sameInitial(members[repOf[c]] + first, node, pos)) {
                         found = c;
                         break;
@@ -329,7 +385,7 @@ final class Partitioner {
                 if (found == NONE) {
                     found = colors++;
                     repOf[found] = i;
-                    chain[found] = head.put(h, found);
+                    chain[found] = putHead(h, found);
                 }
                 color[i] = found;
             }
@@ -356,15 +412,12 @@ final class Partitioner {
         }
 
         /** One round: new block = (old block, old blocks of internal references in order). */
-        private int refine(int[] members, int[] pos, int[] color, int[] next) {
+        private int refine(int[] members, int k, int[] pos, int[] color, int[] next) {
             WorkGraph g = p.g;
             int first = p.first;
-            Long2IntOpenHashMap head = new Long2IntOpenHashMap();
-            head.defaultReturnValue(NONE);
-            int[] chain = new int[members.length];
-            int[] repOf = new int[members.length];
+            resetKeys(k);
             int colors = 0;
-            for (int i = 0; i < members.length; i++) {
+            for (int i = 0; i < k; i++) {
                 int node = members[i] + first;
                 long h = Shapes.mix(0x2545F4914F6CDD1DL + color[i]);
                 int n = g.childCount(node);
@@ -374,9 +427,8 @@ final class Partitioner {
                         h = Shapes.mix(h + 0x9E3779B97F4A7C15L * (color[pos[ch - first]] + 1L));
                     }
                 }
-                int c = head.get(h);
                 int found = NONE;
-                for (; c != NONE; c = chain[c]) {
+                for (int c = head(h); c != NONE; c = chain[c]) {
                     if (sameRound(repOf[c], i, members, pos, color)) {
                         found = c;
                         break;
@@ -385,7 +437,7 @@ final class Partitioner {
                 if (found == NONE) {
                     found = colors++;
                     repOf[found] = i;
-                    chain[found] = head.put(h, found);
+                    chain[found] = putHead(h, found);
                 }
                 next[i] = found;
             }

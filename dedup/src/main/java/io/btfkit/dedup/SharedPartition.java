@@ -38,8 +38,10 @@ final class SharedPartition {
             new Partitioner(table).run(null, new SccFinder.Scope(real, size, size, false, null, null), rindex);
         }
         boolean[] blocked = new boolean[size];
+        io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer(); // (-Dbtfkit.timing)
         IntStream.range(0, ranges.length - 1).parallel().forEach(p -> new Partitioner(table).run(roots,
                 new SccFinder.Scope(ranges[p], ranges[p + 1], real, false, null, blocked), rindex));
+        timer.lap("parts(" + (ranges.length - 1) + ")");
         BitSet again = new BitSet(size);
         int[] cls = table.nodeClass;
         for (int i = 0; i < real; i++) {
@@ -51,6 +53,7 @@ final class SharedPartition {
         if (!again.isEmpty()) {
             new Partitioner(table).run(again, new SccFinder.Scope(0, size, size, true, cls, null), rindex);
         }
+        timer.lap("blocked(" + again.cardinality() + ")");
         return table;
     }
 }
