@@ -1,6 +1,5 @@
 package io.btfkit.dedup;
 
-import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -19,10 +18,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * so that no union step has to unify their classes afterwards. The class graph stays minimal
  * because a class is only ever added where no equal one exists, checked under a lock: an
  * acyclic type's key ({@link #findOrAdd}) under the lock of its hash's stripe, a cyclic
- * component's match-or-make under one lock for all of them ({@link #cyclicLock}; only its
- * classes can match a component, see {@link #addCyclic}). Lookups without the lock see only
- * classes whose data was written before their index entry was published; a miss is decided
- * again under the lock. Class ids are handed out in order; a class's columns are written by the
+ * component's make under one lock for all of them ({@link #cyclicLock}; only its classes can
+ * match a component, see {@link #addCyclic}). Lookups without the lock — of a key, or of a
+ * cyclic component's match — see only classes whose data was written before their index entry
+ * was published; a miss is decided again under the lock. Class ids are handed out in order; a class's columns are written by the
  * thread that made it, before anyone can find it.
  */
 final class ClassTable {
@@ -62,16 +61,10 @@ final class ClassTable {
      * The shape index, of the classes a cyclic component made ({@link #addCyclic}) only: a
      * component can only match classes on a cycle of the class graph, and a class made for one
      * acyclic type never is (its children are older classes, and every edge of the class graph
-     * goes to an older class or one made with it). Numbered in order of creation: the class of
-     * each, the next of the same shape hash (-1: none), and the length of the chain from it on
-     * (the head's is the layer's count of that shape: chains of anonymous pointers are long,
-     * and a count is asked per member). Read and written under {@link #cyclicLock}.
+     * goes to an older class or one made with it). Written under {@link #cyclicLock}; read
+     * without it as well ({@link ShapeIndex}).
      */
-    private int cyclicCount;
-    private int[] cyclicClass = new int[64];
-    private int[] nextShape = new int[64];
-    private int[] chainLength = new int[64];
-    private Long2IntOpenHashMap shapeHead = new Long2IntOpenHashMap();
+    private ShapeIndex shapes = new ShapeIndex();
 
     ClassTable(ClassTable parent, WorkGraph graph) {
         this(parent, graph, 64);
@@ -88,7 +81,6 @@ final class ClassTable {
         this.graph = graph;
         this.nodeClass = new int[graph.size()];
         Arrays.fill(nodeClass, NONE);
-        shapeHead.defaultReturnValue(NONE);
         for (int i = 0; i < STRIPES; i++) {
             stripes[i] = new Object();
         }
@@ -104,10 +96,7 @@ final class ClassTable {
         keyAtChunks = null;
         keyChunks = null;
         fullIndex = null;
-        cyclicClass = null;
-        nextShape = null;
-        chainLength = null;
-        shapeHead = null;
+        shapes = null;
     }
 
     ClassTable parent() {
@@ -325,18 +314,16 @@ final class ClassTable {
      */
     int addCyclic(int repNode, long shapeH, KeyWriter keys) {
         int c = newClass(repNode, -1, keys);
-        if (cyclicCount == cyclicClass.length) {
-            int n = cyclicCount * 2;
-            cyclicClass = Arrays.copyOf(cyclicClass, n);
-            nextShape = Arrays.copyOf(nextShape, n);
-            chainLength = Arrays.copyOf(chainLength, n);
-        }
-        int k = cyclicCount++;
-        cyclicClass[k] = c;
-        int next = shapeHead.put(shapeH, k);
-        nextShape[k] = next;
-        chainLength[k] = next == NONE ? 1 : chainLength[next] + 1;
+        shapes.add(c, shapeH);
         return c;
+    }
+
+    /**
+     * Ends a component's classes (the caller holds {@link #cyclicLock}): their keys are written
+     * and indexed, so matches without the lock may find them from now on.
+     */
+    void finishCyclic() {
+        shapes.publish();
     }
 
     /** Records the children's classes of cyclic component class {@code c} and indexes its full key. */
@@ -396,26 +383,34 @@ final class ClassTable {
         return Shapes.equal(w, s, graph.wordsOf(r), graph.start(r));
     }
 
-    /** Number of cyclic components' classes (all layers) whose shape hash is {@code h}. */
-    int shapeCandidates(long h) {
+    /**
+     * Number of cyclic components' classes (all layers) whose shape hash is {@code h}; -1 when
+     * a caller without {@link #cyclicLock} ({@code locked} false) cannot tell.
+     */
+    int shapeCandidates(long h, boolean locked) {
         int count = 0;
         for (ClassTable t = this; t != null; t = t.parent) {
-            int head = t.shapeHead.get(h);
-            count += head == NONE ? 0 : t.chainLength[head];
+            int n = t.shapes.count(h, locked);
+            if (n < 0) {
+                return -1;
+            }
+            count += n;
         }
         return count;
     }
 
-    /** Fills {@code out} with the cyclic components' classes whose shape hash is {@code h}; returns how many. */
-    int shapeCandidates(long h, int[] out) {
+    /**
+     * Fills {@code out} with the cyclic components' classes whose shape hash is {@code h};
+     * returns how many there are (-1: a caller without the lock cannot tell).
+     */
+    int shapeCandidates(long h, boolean locked, int[] out) {
         int count = 0;
         for (ClassTable t = this; t != null; t = t.parent) {
-            for (int k = t.shapeHead.get(h); k != NONE; k = t.nextShape[k]) {
-                if (count < out.length) {
-                    out[count] = t.cyclicClass[k];
-                }
-                count++;
+            int n = t.shapes.candidates(h, locked, out, count);
+            if (n < 0) {
+                return -1;
             }
+            count += n;
         }
         return count;
     }

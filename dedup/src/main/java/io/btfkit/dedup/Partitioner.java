@@ -145,24 +145,39 @@ final class Partitioner {
 
     // --- cyclic components: match against existing classes, else minimise ---
 
-    /** One component at a time, among all threads sharing the table: match, else make classes. */
+    /**
+     * Matches a component against the classes of finished components without the lock (the
+     * common case in a link: most components were met in another unit), else matches and makes
+     * classes under it, one component at a time among all threads sharing the table: a match
+     * seen without the lock is the class the component would get under it (the class graph is
+     * minimal, so a member has one equivalent class at most), and only a miss is decided again.
+     */
     private void cyclic(int[] members, int k) {
+        if (match(members, k, false)) {
+            return;
+        }
         synchronized (table.cyclicLock) {
-            cyclicHolding(members, k);
+            if (!match(members, k, true)) {
+                minimizer.minimize(members, k);
+            }
+            table.finishCyclic();
         }
     }
 
-    private void cyclicHolding(int[] members, int k) {
+    /**
+     * Tries the classes of the shape of the member with the fewest, from that member; false
+     * when none fits, or when a caller without the lock cannot see them all.
+     */
+    private boolean match(int[] members, int k, boolean locked) {
         int root = NONE;
         int best = Integer.MAX_VALUE;
         long rootShape = 0;
         for (int mi = 0; mi < k; mi++) {
             int node = members[mi] + first;
             long sh = Shapes.hash(g.wordsOf(node), g.start(node), node);
-            int count = table.shapeCandidates(sh);
-            if (count == 0) {
-                root = NONE;
-                break;
+            int count = table.shapeCandidates(sh, locked);
+            if (count <= 0) {
+                return false;
             }
             if (count < best) {
                 best = count;
@@ -170,18 +185,16 @@ final class Partitioner {
                 rootShape = sh;
             }
         }
-        if (root != NONE) {
-            if (candidates.length < best) {
-                candidates = new int[best];
-            }
-            int n = table.shapeCandidates(rootShape, candidates);
-            for (int i = 0; i < n; i++) {
-                if (tryMatch(root, candidates[i], k)) {
-                    return;
-                }
+        if (candidates.length < best) {
+            candidates = new int[best];
+        }
+        int n = Math.min(table.shapeCandidates(rootShape, locked, candidates), candidates.length);
+        for (int i = 0; i < n; i++) {
+            if (tryMatch(root, candidates[i], k)) {
+                return true;
             }
         }
-        minimizer.minimize(members, k);
+        return false;
     }
 
     /**
