@@ -17,8 +17,12 @@ final class DependsOnBroken {
     private DependsOnBroken() {
     }
 
-    /** Own-type indexes (id - firstId) reaching one of {@code broken} (own-type indexes, kept as given). */
-    static BitSet of(Btf btf, BitSet broken) {
+    /**
+     * Per own-type index (id - firstId): the broken type (own-type index, one of {@code broken})
+     * it is or reaches first in a breadth-first walk back from the broken ones — the defect a
+     * message about it should name — or -1 when it reaches none.
+     */
+    static int[] of(Btf btf, BitSet broken) {
         int first = btf.firstId();
         int n = btf.ownTypeCount();
         int[] w = btf.words();
@@ -51,23 +55,25 @@ final class DependsOnBroken {
                 }
             }
         }
-        BitSet reached = (BitSet) broken.clone();
+        int[] origin = new int[n];
+        java.util.Arrays.fill(origin, -1);
         int[] queue = new int[n];
         int head = 0;
         int tail = 0;
         for (int i = broken.nextSetBit(0); i >= 0 && i < n; i = broken.nextSetBit(i + 1)) {
+            origin[i] = i;
             queue[tail++] = i;
         }
         while (head < tail) {
             int x = queue[head++];
             for (int k = inStart[x]; k < inStart[x + 1]; k++) {
                 int y = from[k];
-                if (!reached.get(y)) {
-                    reached.set(y);
+                if (origin[y] < 0) {
+                    origin[y] = origin[x];
                     queue[tail++] = y;
                 }
             }
         }
-        return reached;
+        return origin;
     }
 }

@@ -192,23 +192,30 @@ public final class OutputCheck {
                 }
             }
             BitSet broken = new BitSet();
+            Int2ObjectOpenHashMap<Finding> brokenBy = new Int2ObjectOpenHashMap<>(); // own index -> its defect
             for (Finding f : fs) {
                 if (f.typeId() >= in.firstId()) {
                     broken.set(f.typeId() - in.firstId());
+                    brokenBy.putIfAbsent(f.typeId() - in.firstId(), f);
                 }
+            }
+            for (Finding f : fs) {
                 if (Rule.LOOP.id().equals(f.rule())) { // reported where the walk began: the cycle is broken too
                     for (int id : cycleMembers(f)) {
                         if (id >= in.firstId() && id < in.typeCount()) {
                             broken.set(id - in.firstId());
+                            brokenBy.putIfAbsent(id - in.firstId(), f);
                         }
                     }
                 }
             }
             if (!broken.isEmpty()) {
-                Finding first = fs.stream().filter(f -> f.typeId() >= in.firstId()).findFirst().orElseThrow();
-                BitSet reach = DependsOnBroken.of(in, broken);
-                for (int i = reach.nextSetBit(0); i >= 0; i = reach.nextSetBit(i + 1)) {
-                    dependsOnBroken.putIfAbsent(map(in.firstId() + i, in), first);
+                // a dependent answers with the defect it reaches (a VAR of a broken FWD: the FWD's)
+                int[] origin = DependsOnBroken.of(in, broken);
+                for (int i = 0; i < origin.length; i++) {
+                    if (origin[i] >= 0) {
+                        dependsOnBroken.putIfAbsent(map(in.firstId() + i, in), brokenBy.get(origin[i]));
+                    }
                 }
                 for (Finding f : fs) { // a broken type answers with its own finding
                     if (f.typeId() >= in.firstId()) {

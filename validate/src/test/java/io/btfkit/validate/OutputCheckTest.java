@@ -60,6 +60,26 @@ class OutputCheckTest {
     }
 
     @Test
+    void aDependentsFindingNamesTheDefectItReachesNotTheInputsFirst() {
+        // GCC 12 objects: a VAR of a struct the unit only declares, whose FWD the repair makes
+        // valid, so that the VAR itself becomes what the kernel rejects; the input had other
+        // broken types before it, and the warning named the first of them
+        Btf in = parse("""
+                [1] INT 'a' size=4 bits_offset=0 nr_bits=40 encoding=(none)
+                [2] INT 'b' size=4 bits_offset=0 nr_bits=40 encoding=(none)
+                [3] VAR 'v' type_id=2, linkage=global
+                """);
+        Btf out = parse("""
+                [1] INT 'a' size=4 bits_offset=0 nr_bits=32 encoding=(none)
+                [2] FWD 'b' fwd_kind=struct
+                [3] VAR 'v' type_id=2, linkage=global
+                """);
+        List<OutputCheck.Carried> c = OutputCheck.check(out, List.of(source("o.o", in, IntUnaryOperator.identity())));
+        assertEquals(1, c.size(), c.toString());
+        assertTrue(c.get(0).message().startsWith("output carries the input's type [2] INT 'b': "), c.get(0).message());
+    }
+
+    @Test
     void aCycleReportedFromAnotherTypeAfterReorderingIsStillTheInputsCycle() {
         // the validator reports a cycle at the type its walk started from: [1] here, which the
         // reordering moves off the cycle's path
