@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -235,5 +236,52 @@ class CoreHardCasesTest {
         List<LibbpfCore.Outcome> onBpftools = LibbpfCore.outcomes(LibbpfCore.log(r.object(), ref));
         assertEquals("[kprobe/p0 relo #0 = 0 @ [2] 0:0, kprobe/p0 relo #1 = poison]", onBpftools.toString());
         assertFalse(java.util.Arrays.equals(r.bpftool(), TestData.bytes(r.min())));
+    }
+
+    /**
+     * TYPE_MATCHES compares names as libbpf's {@code bpf_core_names_match}: an anonymous type or
+     * member matches an anonymous one only — unlike field compatibility, where either side may be
+     * anonymous. (clang 14 emits no type_matches: a type_exists record is turned into one.)
+     * Local: {@code struct t { struct { int x; } *p; union { int a; }; }}.
+     */
+    @Test
+    void typeMatchesTellsAnonymousFromNamed() throws IOException {
+        Path exists = LibbpfCore.compile(tmp, "prog", PRELUDE + """
+                struct t { struct { int x; } *p; union { int a; }; };
+                SEC("kprobe/p0")
+                int p0(void *ctx)
+                {
+                    out[0] = __builtin_preserve_type_info(*(struct t *)0, 0);
+                    return 0;
+                }
+                """);
+        Path object = CoreOracleTest.withTypeMatches(exists, tmp.resolve("matches.bpf.o"), 1);
+        String same = """
+                [2] STRUCT '(anon)' size=4 vlen=1
+                	'x' type_id=1 bits_offset=0
+                [3] PTR '(anon)' type_id=2
+                [4] UNION '(anon)' size=4 vlen=1
+                	'a' type_id=1 bits_offset=0
+                [5] STRUCT 't' size=16 vlen=2
+                	'p' type_id=3 bits_offset=0
+                	'(anon)' type_id=4 bits_offset=64
+                """;
+        Map<String, String> targets = new java.util.LinkedHashMap<>();
+        targets.put("the same anonymous types", same);
+        targets.put("a named struct behind the pointer", same.replace("[2] STRUCT '(anon)'", "[2] STRUCT 'named'"));
+        targets.put("a named member", same.replace("	'(anon)' type_id=4", "	'u' type_id=4"));
+        targets.put("a named union", same.replace("[4] UNION '(anon)'", "[4] UNION 'u'"));
+        Map<String, String> values = new java.util.LinkedHashMap<>();
+        for (Map.Entry<String, String> e : targets.entrySet()) {
+            Btf btf = RawTextParser.parse(INT + e.getValue(), null);
+            Path target = Files.write(tmp.resolve("target.btf"), BtfWriter.write(btf));
+            String log = LibbpfCore.log(object, target);
+            List<LibbpfCore.Outcome> libbpf = LibbpfCore.outcomes(log);
+            assertEquals(libbpf, LibbpfCore.btfkit(object, btf), e.getKey() + "\n" + log);
+            values.put(e.getKey(), libbpf.get(0).value());
+        }
+        // the oracle itself: only the first target matches
+        assertEquals("{the same anonymous types=1, a named struct behind the pointer=0, a named member=0, a named union=0}",
+                values.toString());
     }
 }

@@ -57,9 +57,16 @@ class CoreOracleTest {
 
     /** core_reads.bpf.o with its three type_exists records turned into type_matches ones, written in {@code dir}. */
     static Path withTypeMatches(Path dir) throws IOException {
-        String prog = "core_reads.bpf.o";
-        byte[] bytes = Files.readAllBytes(TestData.sample("bpf/" + prog));
-        io.btfkit.core.ext.BtfExtInfo info = InputLoader.load(TestData.sample("bpf/" + prog), null).ext().coreRelo();
+        return withTypeMatches(TestData.sample("bpf/core_reads.bpf.o"), dir.resolve("core_matches.bpf.o"), 3);
+    }
+
+    /**
+     * {@code object} with its {@code expected} type_exists records turned into type_matches ones
+     * (clang 14 emits no type_matches), written to {@code out}.
+     */
+    static Path withTypeMatches(Path object, Path out, int expected) throws IOException {
+        byte[] bytes = Files.readAllBytes(object);
+        io.btfkit.core.ext.BtfExtInfo info = InputLoader.load(object, null).ext().coreRelo();
         int patched = 0;
         for (int r = 0; r < info.recordCount(); r++) {
             io.btfkit.core.ext.BtfExtInfo.CoreRelo c = info.coreRelo(r);
@@ -73,10 +80,9 @@ class CoreOracleTest {
             bytes[at + 12] = (byte) io.btfkit.minimize.ReloKind.TYPE_MATCHES.ordinal();
             patched++;
         }
-        assertEquals(3, patched);
-        Path object = dir.resolve("core_matches.bpf.o");
-        Files.write(object, bytes);
-        return object;
+        assertEquals(expected, patched);
+        Files.write(out, bytes);
+        return out;
     }
 
     private static int indexOf(byte[] hay, byte[] needle) {

@@ -204,12 +204,17 @@ final class TypeCompat {
         throw new ReloFailure("types nested deeper than " + TypeOps.MAX_DEPTH);
     }
 
-    /** Names match when either is empty or their essential parts are equal. */
-    private static boolean namesMatch(String a, String b) {
-        if (a.isEmpty() || b.isEmpty()) {
-            return true;
+    /**
+     * libbpf's {@code bpf_core_names_match}: an anonymous target matches an anonymous local
+     * only, a named one a local of the same essential name (so an anonymous local matches no
+     * named target) — stricter than {@link #namesMatchOrAnonymous}, which field compatibility uses.
+     */
+    private static boolean namesMatch(String local, String target) {
+        if (target.isEmpty()) {
+            return local.isEmpty();
         }
-        return namesMatchOrAnonymous(a, b);
+        int ll = TypeOps.essentialNameLength(local);
+        return ll == TypeOps.essentialNameLength(target) && local.regionMatches(0, target, 0, ll);
     }
 
     private static boolean enumsMatch(Btf local, int localId, Btf target, int targId) {
