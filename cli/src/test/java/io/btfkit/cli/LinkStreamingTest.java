@@ -66,6 +66,36 @@ class LinkStreamingTest {
         assertEquals(types, Files.readString(tmp.resolve("s.map")).lines().count(), "one map line per input type");
     }
 
+    /**
+     * Modules stream too: only their {@code .BTF} section is read (at offset 0x40 in these
+     * objects), and the link is the link of the same BTF as raw files, --map included.
+     */
+    @Test
+    void modulesStreamFromTheirBtfSectionAndGiveWhatTheirRawBtfGives() throws IOException {
+        List<Path> kos = List.of(TestData.sample("ko/roles.ko"), TestData.sample("ko/yurex.ko"));
+        Cli elf = link(kos, "e.btf", "e.map");
+        assertEquals(0, elf.exit, elf.toString());
+        assertTrue(LinkCommand.lastStreamed, "modules are streamed");
+        Cli raw = link(List.of(TestData.golden("modules/roles.btf"), TestData.golden("modules/yurex.btf")), "r.btf", "r.map");
+        assertEquals(0, raw.exit, raw.toString());
+        assertArrayEquals(Files.readAllBytes(tmp.resolve("r.btf")), Files.readAllBytes(tmp.resolve("e.btf")));
+        // each read through its section alone (a read that fails falls back to loading the file)
+        io.btfkit.core.Btf base = io.btfkit.core.BtfReader.read(TestData.bytes(TestData.golden("vmlinux-6.1.0-56.btf")));
+        for (String m : List.of("roles", "yurex")) {
+            Path ko = TestData.sample("ko/" + m + ".ko");
+            StreamedInputs.Plan plan = StreamedInputs.plan(ko);
+            assertTrue(plan != null && plan.elf() && plan.btf().offset() == 0x40, String.valueOf(plan));
+            io.btfkit.core.Btf u = StreamedInputs.read(ko, plan, base, new java.util.ArrayDeque<>(),
+                    new io.btfkit.core.BtfReader.Scratch());
+            io.btfkit.core.Btf want = io.btfkit.core.BtfReader.read(TestData.bytes(TestData.golden("modules/" + m + ".btf")), base);
+            assertTrue(u != null, m);
+            assertArrayEquals(io.btfkit.core.BtfWriter.write(want), io.btfkit.core.BtfWriter.write(u), m);
+        }
+        assertEquals(Files.readString(tmp.resolve("r.map")).replace("modules/roles.btf", "ko/roles.ko")
+                .replace("modules/yurex.btf", "ko/yurex.ko").replace(TestData.golden("").toString(), ""),
+                Files.readString(tmp.resolve("e.map")).replace(TestData.sample("").toString(), ""));
+    }
+
     @Test
     void aTruncatedRawInputIsTheSameErrorStreamedOrNot() throws IOException {
         List<Path> raw = new ArrayList<>(modules());

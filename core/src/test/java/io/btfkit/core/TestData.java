@@ -140,6 +140,31 @@ public final class TestData {
     }
 
     /**
+     * Skips the test when signal {@code number} (2 for SIGINT) is ignored in this process, and so
+     * in every child it starts: a non-interactive shell starts background jobs with SIGINT and
+     * SIGQUIT ignored, and the JVM then installs no handler for them, so a child could never be
+     * interrupted (Linux: the SigIgn mask of /proc/self/status; elsewhere nothing is skipped).
+     */
+    public static void assumeSignalNotIgnored(int number) {
+        Path status = Path.of("/proc/self/status");
+        if (!Files.isReadable(status)) {
+            return;
+        }
+        try {
+            for (String line : Files.readAllLines(status)) {
+                if (line.startsWith("SigIgn:")) {
+                    long mask = Long.parseUnsignedLong(line.substring("SigIgn:".length()).trim(), 16);
+                    Assumptions.assumeTrue((mask & (1L << (number - 1))) == 0,
+                            "skipped: signal " + number + " is ignored in this process (started as a background job"
+                            + " of a non-interactive shell?), so no child can be interrupted by it");
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
      * The tool name of the running kernel's BTF loader ({@link #kernelVerdict}): {@code
      * bpf(BPF_BTF_LOAD)} through the helper {@code core/src/test/c/btfload.c}, built with gcc
      * into {@code target/btfload}; available where it builds and the kernel lets this process
