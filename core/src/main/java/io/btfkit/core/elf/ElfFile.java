@@ -32,10 +32,18 @@ public final class ElfFile {
     private final int shstrndx;
     private final List<Section> sections;
     private final List<Segment> segments;
+    /** Section index -> bytes, when only some sections' bytes are kept ({@link #keepingOnly}); else null. */
+    private final Map<Integer, byte[]> kept;
 
     ElfFile(byte[] data, int length, ElfClass cls, ByteOrder order, int type, int machine, long shoff, int shstrndx,
             List<Section> sections, List<Segment> segments) {
+        this(data, length, cls, order, type, machine, shoff, shstrndx, sections, segments, null);
+    }
+
+    private ElfFile(byte[] data, int length, ElfClass cls, ByteOrder order, int type, int machine, long shoff,
+                    int shstrndx, List<Section> sections, List<Segment> segments, Map<Integer, byte[]> kept) {
         // (a file parsed from the front of a longer buffer keeps its own bytes only where it writes a copy)
+        this.kept = kept;
         this.data = data;
         this.length = length;
         this.cls = cls;
@@ -167,7 +175,30 @@ public final class ElfFile {
         if (s.isNobits() || s.type() == ElfConstants.SHT_NULL || s.size() == 0) {
             return new byte[0];
         }
+        if (kept != null) {
+            byte[] b = kept.get(s.index());
+            if (b == null) {
+                throw new IllegalStateException(s.describe() + ": its bytes were not kept");
+            }
+            return b.clone();
+        }
         return Arrays.copyOfRange(data, (int) s.offset(), (int) (s.offset() + s.size()));
+    }
+
+    /**
+     * This file with the bytes of only the sections {@code keep} accepts (copied), and its
+     * section table: for a caller that holds many files between two passes and needs a few
+     * sections of each in the second (a link of gcc objects: their symbol tables, 2 MB of 60).
+     * Other sections' bytes, and {@link #withSections}, are refused.
+     */
+    public ElfFile keepingOnly(java.util.function.Predicate<Section> keep) {
+        Map<Integer, byte[]> k = new java.util.HashMap<>();
+        for (Section s : sections) {
+            if (keep.test(s)) {
+                k.put(s.index(), sectionData(s));
+            }
+        }
+        return new ElfFile(new byte[0], 0, cls, order, type, machine, shoff, shstrndx, sections, segments, Map.copyOf(k));
     }
 
     /** The bytes of the first section named {@code name}, when there is one. */
@@ -213,6 +244,9 @@ public final class ElfFile {
     }
 
     byte[] data() {
+        if (kept != null) {
+            throw new IllegalStateException("only some sections' bytes were kept");
+        }
         return length == data.length ? data : Arrays.copyOf(data, length);
     }
 

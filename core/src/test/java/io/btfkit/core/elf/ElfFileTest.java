@@ -135,6 +135,28 @@ class ElfFileTest {
     }
 
     @Test
+    void aFileKeepingSomeSectionsGivesTheirBytesAndRefusesTheRest() {
+        ElfFile elf = ElfFile.parse(ElfTools.sampleBytes("gcc/worker.o"));
+        ElfFile kept = elf.keepingOnly(s -> s.type() == ElfConstants.SHT_SYMTAB || s.type() == ElfConstants.SHT_STRTAB);
+        assertEquals(elf.sections(), kept.sections());
+        assertEquals(elf.toString(), kept.toString());
+        int checked = 0;
+        for (Section s : elf.sections()) {
+            if (s.type() == ElfConstants.SHT_SYMTAB || s.type() == ElfConstants.SHT_STRTAB) {
+                assertArrayEquals(elf.sectionData(s), kept.sectionData(s), s.describe());
+                checked++;
+            } else if (!s.isNobits() && s.size() > 0 && s.type() != ElfConstants.SHT_NULL) {
+                assertThrows(IllegalStateException.class, () -> kept.sectionData(s), s.describe());
+            }
+        }
+        assertEquals(3, checked, "the symbol table, its names and the section names");
+        byte[] names = kept.sectionData(".strtab").orElseThrow();
+        names[1] = 0;
+        assertArrayEquals(elf.sectionData(".strtab").orElseThrow(), kept.sectionData(".strtab").orElseThrow(), "a copy");
+        assertThrows(IllegalStateException.class, () -> kept.withSections(new java.util.LinkedHashMap<>()));
+    }
+
+    @Test
     void bigEndianBpfObjectHoldsBigEndianBtf() {
         ElfFile elf = ElfFile.parse(ElfTools.sampleBytes("bpf/task_trace.bpfeb.o"));
         Btf btf = BtfReader.read(elf.sectionData(".BTF").orElseThrow());
