@@ -100,6 +100,9 @@ final class OutputBuilder {
             w += len;
         }
         outStarts[kept] = w;
+        words = null;
+        starts = null;
+        m.releaseTypes();
         timer.lap("output types");
 
         // the string section: the strings the output references, in first-reference order over
