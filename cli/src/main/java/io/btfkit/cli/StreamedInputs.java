@@ -68,13 +68,16 @@ final class StreamedInputs {
         }
     }
 
+    /** The sections a plan looks at: the BTF, and those that make a file unstreamable. */
+    private static final java.util.Set<String> PLANNED_SECTIONS = java.util.Set.of(".BTF", ".BTF.base", ".BTF.ext");
+
     /** The {@code .BTF} section of a streamable ELF file, else null. */
     private static ElfSectionLocator.Range btfSection(FileChannel ch) throws IOException {
         long size = ch.size();
         if (size > InputLimits.maxBytes()) {
             return null;
         }
-        Map<String, ElfSectionLocator.Range> sections = ElfSectionLocator.sections(ch, size);
+        Map<String, ElfSectionLocator.Range> sections = ElfSectionLocator.sections(ch, size, PLANNED_SECTIONS);
         if (sections == null || sections.containsKey(".BTF.base") || sections.containsKey(".BTF.ext")) {
             return null;
         }
