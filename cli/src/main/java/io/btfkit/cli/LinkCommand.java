@@ -203,7 +203,10 @@ final class LinkCommand implements Callable<Integer> {
         };
         DedupResult r;
         try {
-            r = Deduplicator.link(source, baseBtf == null ? null : BaseIndex.of(baseBtf), Deduplicator.Options.LINK);
+            // the base is classified beside the merge, which leaves part of a core idle
+            java.util.concurrent.ForkJoinTask<BaseIndex> index = baseBtf == null ? null
+                    : java.util.concurrent.ForkJoinTask.adapt(() -> BaseIndex.of(baseBtf)).fork();
+            r = Deduplicator.link(source, baseBtf, () -> index == null ? null : index.join(), Deduplicator.Options.LINK);
         } catch (NotStreamable e) {
             return null;
         }

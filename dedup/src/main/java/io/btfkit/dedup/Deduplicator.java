@@ -200,10 +200,25 @@ public final class Deduplicator {
 
     /** {@link #link(List, BaseIndex, Options)} of units read on demand. */
     public static DedupResult link(UnitSource units, BaseIndex base, Options options) {
+        return link(units, base == null ? null : base.base(), () -> base, options);
+    }
+
+    /**
+     * {@link #link(UnitSource, BaseIndex, Options)} on {@code base} (null: standalone), whose
+     * index {@code index} gives only once the inputs are merged — the merge reads the base but
+     * not its classes, so a caller can classify the base on a core the merge leaves idle.
+     */
+    public static DedupResult link(UnitSource units, Btf base, java.util.function.Supplier<BaseIndex> index,
+                                   Options options) {
         PhaseTimer timer = new PhaseTimer();
-        Merger.Merged m = Merger.merge(units, null, base == null ? null : base.base(), Merger.ROUND);
+        Merger.Merged m = Merger.merge(units, null, base, Merger.ROUND);
         timer.lap("merge");
-        return dedupMerged(m, base, options);
+        BaseIndex baseIndex = index.get();
+        if (base != null && (baseIndex == null || baseIndex.base() != base)) {
+            throw new IllegalArgumentException("the index is not of the base the inputs were merged on");
+        }
+        timer.lap("base index (rest)");
+        return dedupMerged(m, baseIndex, options);
     }
 
     private static DedupResult run(List<Btf> inputs, BtfExt ext, BaseIndex baseIndex, Options options, boolean release) {
