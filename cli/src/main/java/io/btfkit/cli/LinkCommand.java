@@ -135,13 +135,16 @@ final class LinkCommand implements Callable<Integer> {
             r = noDedup ? Deduplicator.concatenateStandalone(baseBtf, btfs) : Deduplicator.linkStandalone(baseBtf, btfs);
             units.addFirst(base, baseBtf);
         } else {
-            BaseIndex index = baseBtf == null ? null : BaseIndex.of(baseBtf);
+            BaseIndex index = baseBtf == null ? null : baseIndex != null ? baseIndex.join() : BaseIndex.of(baseBtf);
             // the units are only referenced by btfs, which the link empties once it has merged them
             r = noDedup ? Deduplicator.concatenate(btfs, index) : Deduplicator.linkAndRelease(btfs, index, Deduplicator.Options.LINK);
         }
         timer.lap("link");
         return r;
     }
+
+    /** The base's index, once a streamed link started making it (a fallback to reading all inputs reuses it). */
+    private java.util.concurrent.ForkJoinTask<BaseIndex> baseIndex;
 
     /** Whether the last link in this process streamed its inputs (for tests). */
     static volatile boolean lastStreamed;
@@ -162,8 +165,13 @@ final class LinkCommand implements Callable<Integer> {
      */
     private DedupResult linkStreaming(Btf baseBtf, Units units) {
         int n = inputs.size();
+        if (!asWritten && n > 0 && firstIsGccEncoded(baseBtf)) {
+            return null;
+        }
         StreamedInputs.Plan[] plans = new StreamedInputs.Plan[n];
+        io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
         java.util.stream.IntStream.range(0, n).parallel().forEach(i -> plans[i] = StreamedInputs.plan(inputs.get(i)));
+        timer.lap("plan");
         if (Arrays.stream(plans).anyMatch(java.util.Objects::isNull)) {
             return null;
         }
@@ -204,9 +212,9 @@ final class LinkCommand implements Callable<Integer> {
         DedupResult r;
         try {
             // the base is classified beside the merge, which leaves part of a core idle
-            java.util.concurrent.ForkJoinTask<BaseIndex> index = baseBtf == null ? null
-                    : java.util.concurrent.ForkJoinTask.adapt(() -> BaseIndex.of(baseBtf)).fork();
-            r = Deduplicator.link(source, baseBtf, () -> index == null ? null : index.join(), Deduplicator.Options.LINK);
+            baseIndex = baseBtf == null ? null : java.util.concurrent.ForkJoinTask.adapt(() -> BaseIndex.of(baseBtf)).fork();
+            r = Deduplicator.link(source, baseBtf, () -> baseIndex == null ? null : baseIndex.join(),
+                    Deduplicator.Options.LINK);
         } catch (NotStreamable e) {
             return null;
         }
@@ -221,11 +229,24 @@ final class LinkCommand implements Callable<Integer> {
     }
 
     /**
+     * Whether the first input holds gcc 12's encodings: a link's inputs are mostly of one kind,
+     * and a link of gcc objects had found it out only from the first round of the streamed merge
+     * — after planning every input and sizing the merge for all of them — before reading them
+     * all the ordinary way (a later gcc input still falls back from the merge).
+     */
+    private boolean firstIsGccEncoded(Btf baseBtf) {
+        Path first = inputs.get(0);
+        return !Inputs.isStdin(first)
+                && Inputs.load(first, baseBtf, true).units().stream().anyMatch(GccNormalizer::isGccEncoded);
+    }
+
+    /**
      * Reads the inputs (in parallel: thousands of objects in a kernel build), normalises gcc's
      * units unless asked not to, and returns the units to link in order. The files' bytes are
      * referenced only here, so they are garbage by the time the link runs.
      */
     private List<Btf> readUnits(Btf baseBtf, Units units) {
+        io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
         int n = inputs.size();
         LoadedInput[] read = new LoadedInput[n];
         List<Btf> btfs = new ArrayList<>();
@@ -249,6 +270,7 @@ final class LinkCommand implements Callable<Integer> {
             read[i] = !BpfObjectFixup.isBpfObject(kept) || Inputs.isStdin(inputs.get(i)) ? kept : null;
         });
         GccNormalizer.Plan plan = survey.plan();
+        timer.lap("read: survey");
         GccNormalizer.Level level = fix ? GccNormalizer.Level.FIX : GccNormalizer.Level.LINK;
         // 2. each input normalised, keeping its units (and the ELF of a BPF object only)
         GccNormalizer.FileResult[] norm = new GccNormalizer.FileResult[n];
@@ -259,6 +281,7 @@ final class LinkCommand implements Callable<Integer> {
             norm[i] = BpfObjectFixup.isBpfObject(li) ? f
                     : new GccNormalizer.FileResult(withoutElf(li), f.units(), f.applied(), f.kept());
         });
+        timer.lap("read: normalise");
         gccNotes = new GccNotes("link", verbose, quiet);
         bpfNotes = new BpfObjectNotes("link", fix, quiet);
         for (int i = 0; i < n; i++) {
@@ -267,6 +290,7 @@ final class LinkCommand implements Callable<Integer> {
             gccNotes.add(f.input().path(), f.applied(), f.kept());
             units.add(f.input(), bpfNotes.fill(f), btfs);
         }
+        timer.lap("read: notes");
         return btfs;
     }
 
