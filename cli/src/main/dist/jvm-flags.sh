@@ -7,21 +7,24 @@
 # full collection of a 500 MB heap takes 25 ms, and it keeps the heap close to the live data —
 # the parallel collector's larger young generation and bolder growth cost 25-60% more memory
 # (link of 300 units 253 -> 190 MB, of 3,000 units 715 -> 592 MB, dedup of vmlinux 126 -> 108 MB)
-# for no measured speed. -Xmn16m: garbage between collections stays small; arrays of 256 KB
-# and more (type columns) go straight to the old generation instead of being copied out of the
-# young one; Min/MaxHeapFreeRatio 10/30: the heap grows only 10-30% past the live data; -Xms32m
-# spares a small run most of the collections that would grow the heap step by step, where 64m
-# let a dedup of vmlinux fill (and touch) the whole initial heap with garbage before its first
-# full collection: 101 -> 71 MB of peak memory, a few more collections on large links.
+# for no measured speed. -Xmn8m: garbage between collections stays small, and a large link's
+# peak is its old generation's live data plus the whole young one (16m: module link 181 -> 172 MB,
+# link of 300 units 165 -> 156 MB, the same time and CPU over 7 alternated pairs); arrays of
+# 256 KB and more (type columns) go straight to the old generation instead of being copied out
+# of the young one; Min/MaxHeapFreeRatio 10/30: the heap grows only 10-30% past the live data;
+# -Xms24m spares a small run most of the collections that would grow the heap step by step,
+# where 64m let a dedup of vmlinux fill (and touch) the whole initial heap with garbage before
+# its first full collection (101 -> 71 MB of peak memory), and 32m did the same with an 8m
+# young generation (vmlinux 66 -> 70 MB; 24m: 66 MB).
 # -XX:-UsePerfData: no hsperfdata file per run (jps does not list btfkit; jcmd PID still works):
 # vmlinux dedup 0.49 -> 0.47 s (11 alternating runs).
 # Tier3BackEdgeThreshold=2000: a loop over millions of types run once is compiled (on-stack)
 # after 2,000 iterations instead of 60,000 (dedup of vmlinux 0.63 -> 0.51 s).
 # Measurements: docs/BENCHMARKS.md.
 #
-# A heap the user sizes (-Xmx/-Xms in BTFKIT_JAVA_OPTS) is theirs: -Xms32m is left out when they
+# A heap the user sizes (-Xmx/-Xms in BTFKIT_JAVA_OPTS) is theirs: -Xms24m is left out when they
 # give an initial heap or a maximum under 64 MiB (the JVM refuses an initial heap above the
-# maximum: BTFKIT_JAVA_OPTS=-Xmx20m failed to start), and -Xmn16m when either is under 64 MiB
+# maximum: BTFKIT_JAVA_OPTS=-Xmx20m failed to start), and -Xmn8m when either is under 64 MiB
 # (the JVM warns when the young generation does not fit).
 btfkit_jvm_flags() {
   jvm=(-XX:+UseSerialGC -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:PretenureSizeThreshold=256k
@@ -36,8 +39,8 @@ btfkit_jvm_flags() {
     size="${o#-Xm[sx]}"; size="${size#*=}"
     [ "$(btfkit_mib "$size")" -lt 64 ] && small=yes
   done
-  [ "$initial" = no ] && [ "$small" = no ] && jvm+=(-Xms32m)
-  [ "$small" = no ] && jvm+=(-Xmn16m)
+  [ "$initial" = no ] && [ "$small" = no ] && jvm+=(-Xms24m)
+  [ "$small" = no ] && jvm+=(-Xmn8m)
   # (word splitting on purpose: BTFKIT_JAVA_OPTS holds several options)
   # shellcheck disable=SC2206
   jvm+=(${BTFKIT_JAVA_OPTS:-})
