@@ -35,13 +35,15 @@ final class SccFinder {
     /**
      * Which own nodes (index from 0) a search may enter: {@code [lo, hi)}. Outside it a node of
      * index {@code knownFrom} or more was classified before the search began (taken as
-     * external); any other blocks. Inside it, with {@code skipClassified}, a node whose class in
-     * {@code classes} is set is taken as external too (the search after the parallel ranges).
-     * {@code blocked} collects the blocked nodes (null when nothing can block).
+     * external); with {@code skipClassified}, so is any node whose class in {@code classes} is
+     * set (in or out of the range: the searches after the first parallel ranges); any other
+     * blocks. {@code blocked} collects the blocked nodes (null when nothing can block), and
+     * {@code blockers} (when not null) the nodes outside the range that blocked them.
      */
-    record Scope(int lo, int hi, int knownFrom, boolean skipClassified, int[] classes, boolean[] blocked) {
+    record Scope(int lo, int hi, int knownFrom, boolean skipClassified, int[] classes, boolean[] blocked,
+                 boolean[] blockers) {
         static Scope all(int n) {
-            return new Scope(0, n, n, false, null, null);
+            return new Scope(0, n, n, false, null, null, null);
         }
     }
 
@@ -73,6 +75,7 @@ final class SccFinder {
         int knownFrom = scope.knownFrom();
         int[] classes = scope.skipClassified() ? scope.classes() : null;
         boolean[] blocked = scope.blocked();
+        boolean[] blockers = scope.blockers();
         int first = g.firstId;
         // the component stack and the call stack grow as needed: they hold a path and the open
         // components on it, far fewer than n nodes in type graphs
@@ -109,8 +112,11 @@ final class SccFinder {
                         continue;
                     }
                     if (w < lo || w >= hi) {
-                        if (w < knownFrom) {
+                        if (w < knownFrom && (classes == null || classes[w] < 0)) {
                             blocked[v] = true; // (a node of another range, classified there or later)
+                            if (blockers != null) {
+                                blockers[w] = true;
+                            }
                         }
                         continue;
                     }

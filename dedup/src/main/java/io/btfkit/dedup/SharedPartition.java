@@ -9,10 +9,17 @@ import java.util.stream.IntStream;
  * as they are made, with no union step to unify the ranges' classes afterwards (that step cost
  * as much as a range when the inputs share little: kernel modules).
  *
- * <p>A range's search stops at a node of another range: whatever reaches it is left for a last,
- * single search once every range is done (nodes of one input reference only that input and the
- * base, so this is rare: a declaration resolved to another input's definition). The extra nodes
- * after the real ones (the definitions pass's atoms: leaves) are classified before the ranges.
+ * <p>A range's search stops at a node of another range (a <em>blocker</em>: nodes of one input
+ * reference only that input and the base, so a blocker is a definition a declaration was
+ * resolved to, whose part has no copy of it) and leaves whatever reaches it. Once every range is
+ * done, one search classifies what the blockers reach — every cycle across ranges lies there,
+ * since a path leaves a range only through a blocker — and then the ranges take the rest of the
+ * blocked nodes at once again, which now reach other ranges through classified nodes only. (350
+ * gcc objects: 59 blockers, 335,000 blocked nodes; a single search over them all had taken
+ * 100-119 ms, the two steps take 83-94 ms, 37-42 of it on both cores; most of the rest is one
+ * new component of 39,482 nodes across units, minimised.) The extra
+ * nodes after the real ones (the definitions pass's atoms: leaves) are classified before the
+ * ranges.
  */
 final class SharedPartition {
     private SharedPartition() {
@@ -35,25 +42,48 @@ final class SharedPartition {
         }
         int real = ranges[ranges.length - 1];
         if (size > real) {
-            new Partitioner(table).run(null, new SccFinder.Scope(real, size, size, false, null, null), rindex);
+            new Partitioner(table).run(null, new SccFinder.Scope(real, size, size, false, null, null, null), rindex);
         }
         boolean[] blocked = new boolean[size];
+        boolean[] blockers = new boolean[size];
         io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer(); // (-Dbtfkit.timing)
         IntStream.range(0, ranges.length - 1).parallel().forEach(p -> new Partitioner(table).run(roots,
-                new SccFinder.Scope(ranges[p], ranges[p + 1], real, false, null, blocked), rindex));
+                new SccFinder.Scope(ranges[p], ranges[p + 1], real, false, null, blocked, blockers), rindex));
         timer.lap("parts(" + (ranges.length - 1) + ")");
-        BitSet again = new BitSet(size);
         int[] cls = table.nodeClass;
+        BitSet again = unclassified(blocked, cls, real, rindex);
+        if (again.isEmpty()) {
+            return table;
+        }
+        // what the blockers reach, in one search: every path from a range to another enters
+        // it through a blocker, so a cycle across ranges lies within what the blockers reach
+        BitSet reached = unclassified(blockers, cls, real, rindex);
+        new Partitioner(table).run(reached, new SccFinder.Scope(0, size, size, true, cls, null, null), rindex);
+        timer.lap("blockers(" + reached.cardinality() + ")");
+        // the rest of the blocked nodes reach other ranges only through classified nodes now
+        BitSet rest = unclassified(blocked, cls, real, rindex);
+        boolean[] stillBlocked = blocked;
+        java.util.Arrays.fill(stillBlocked, false);
+        IntStream.range(0, ranges.length - 1).parallel().forEach(p -> new Partitioner(table).run(rest,
+                new SccFinder.Scope(ranges[p], ranges[p + 1], real, true, cls, stillBlocked, null), rindex));
+        timer.lap("blocked(" + rest.cardinality() + ")");
+        BitSet last = unclassified(stillBlocked, cls, real, rindex);
+        if (!last.isEmpty()) { // (none: kept so that a wrong premise costs time, not classes)
+            new Partitioner(table).run(last, new SccFinder.Scope(0, size, size, true, cls, null, null), rindex);
+            timer.lap("last(" + last.cardinality() + ")");
+        }
+        return table;
+    }
+
+    /** The nodes marked in {@code marks} that have no class yet, made unsearched for the next search. */
+    private static BitSet unclassified(boolean[] marks, int[] cls, int real, int[] rindex) {
+        BitSet out = new BitSet(real);
         for (int i = 0; i < real; i++) {
-            if (blocked[i] && cls[i] < 0) {
-                again.set(i);
+            if (marks[i] && cls[i] < 0) {
+                out.set(i);
                 rindex[i] = 0;
             }
         }
-        if (!again.isEmpty()) {
-            new Partitioner(table).run(again, new SccFinder.Scope(0, size, size, true, cls, null), rindex);
-        }
-        timer.lap("blocked(" + again.cardinality() + ")");
-        return table;
+        return out;
     }
 }

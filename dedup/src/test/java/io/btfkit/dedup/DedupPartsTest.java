@@ -71,6 +71,55 @@ class DedupPartsTest {
         assertArrayEquals(one, standaloneLink(base, split, 3), "three parts");
     }
 
+    private static byte[] unitLink(List<String> units, int parts) {
+        List<Btf> inputs = new ArrayList<>();
+        for (String u : units) {
+            inputs.add(RawTextParser.parse(u, null));
+        }
+        System.setProperty("btfkit.dedup.parts", Integer.toString(parts));
+        try {
+            return BtfWriter.write(Deduplicator.link(inputs, null, Deduplicator.Options.LINK).btf());
+        } finally {
+            System.clearProperty("btfkit.dedup.parts");
+        }
+    }
+
+    /**
+     * Each of {@code a} and {@code b} is defined in one unit only and declared in the other, so
+     * each declaration resolves to a definition in another part: the cycle a -> b -> a crosses the
+     * parts, and so does what reaches it (the typedefs, the struct holding a pointer to a). The
+     * parts' searches block on it; the blockers' search, then the parts again, classify it.
+     */
+    @Test
+    void aCycleAcrossPartsIsClassifiedAsInOnePart() {
+        String first = """
+                [1] STRUCT 'a' size=8 vlen=1
+                	'b' type_id=3 bits_offset=0
+                [2] FWD 'b' fwd_kind=struct
+                [3] PTR '(anon)' type_id=2
+                [4] PTR '(anon)' type_id=1
+                [5] TYPEDEF 'a_t' type_id=1
+                [6] STRUCT 'user' size=8 vlen=1
+                	'p' type_id=4 bits_offset=0
+                [7] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                """;
+        String second = """
+                [1] STRUCT 'b' size=8 vlen=1
+                	'a' type_id=3 bits_offset=0
+                [2] FWD 'a' fwd_kind=struct
+                [3] PTR '(anon)' type_id=2
+                [4] PTR '(anon)' type_id=1
+                [5] TYPEDEF 'b_t' type_id=1
+                [6] STRUCT 'user' size=8 vlen=1
+                	'p' type_id=3 bits_offset=0
+                [7] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+                """;
+        List<String> two = List.of(first, second);
+        assertArrayEquals(unitLink(two, 1), unitLink(two, 2), "two units in two parts");
+        List<String> four = List.of(first, second, first, second);
+        assertArrayEquals(unitLink(four, 1), unitLink(four, 4), "four units in four parts");
+    }
+
     @Test
     void standaloneLinkOfVmlinuxAndModulesIsTheSameInOneTwoAndThreeParts() {
         byte[] one = standaloneLink(1);
