@@ -38,10 +38,11 @@ final class SccFinder {
      * external); with {@code skipClassified}, so is any node whose class in {@code classes} is
      * set (in or out of the range: the searches after the first parallel ranges); any other
      * blocks. {@code blocked} collects the blocked nodes (null when nothing can block), and
-     * {@code blockers} (when not null) the nodes outside the range that blocked them.
+     * {@code blockers} (when not null; this search's own) the nodes outside the range that
+     * blocked them.
      */
     record Scope(int lo, int hi, int knownFrom, boolean skipClassified, int[] classes, boolean[] blocked,
-                 boolean[] blockers) {
+                 java.util.BitSet blockers) {
         static Scope all(int n) {
             return new Scope(0, n, n, false, null, null, null);
         }
@@ -75,7 +76,7 @@ final class SccFinder {
         int knownFrom = scope.knownFrom();
         int[] classes = scope.skipClassified() ? scope.classes() : null;
         boolean[] blocked = scope.blocked();
-        boolean[] blockers = scope.blockers();
+        java.util.BitSet blockers = scope.blockers();
         int first = g.firstId;
         // the component stack and the call stack grow as needed: they hold a path and the open
         // components on it, far fewer than n nodes in type graphs
@@ -115,7 +116,7 @@ final class SccFinder {
                         if (w < knownFrom && (classes == null || classes[w] < 0)) {
                             blocked[v] = true; // (a node of another range, classified there or later)
                             if (blockers != null) {
-                                blockers[w] = true;
+                                blockers.set(w);
                             }
                         }
                         continue;

@@ -45,10 +45,12 @@ final class SharedPartition {
             new Partitioner(table).run(null, new SccFinder.Scope(real, size, size, false, null, null, null), rindex);
         }
         boolean[] blocked = new boolean[size];
-        boolean[] blockers = new boolean[size];
+        // (each range's blockers apart: a bit set is not written by two threads)
+        BitSet[] blockers = new BitSet[ranges.length - 1];
         io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer(); // (-Dbtfkit.timing)
         IntStream.range(0, ranges.length - 1).parallel().forEach(p -> new Partitioner(table).run(roots,
-                new SccFinder.Scope(ranges[p], ranges[p + 1], real, false, null, blocked, blockers), rindex));
+                new SccFinder.Scope(ranges[p], ranges[p + 1], real, false, null, blocked, blockers[p] = new BitSet()),
+                rindex));
         timer.lap("parts(" + (ranges.length - 1) + ")");
         int[] cls = table.nodeClass;
         BitSet again = unclassified(blocked, cls, real, rindex);
@@ -57,7 +59,17 @@ final class SharedPartition {
         }
         // what the blockers reach, in one search: every path from a range to another enters
         // it through a blocker, so a cycle across ranges lies within what the blockers reach
-        BitSet reached = unclassified(blockers, cls, real, rindex);
+        BitSet reached = new BitSet(real);
+        for (BitSet b : blockers) {
+            reached.or(b);
+        }
+        for (int i = reached.nextSetBit(0); i >= 0; i = reached.nextSetBit(i + 1)) {
+            if (cls[i] >= 0) {
+                reached.clear(i);
+            } else {
+                rindex[i] = 0;
+            }
+        }
         new Partitioner(table).run(reached, new SccFinder.Scope(0, size, size, true, cls, null, null), rindex);
         timer.lap("blockers(" + reached.cardinality() + ")");
         // the rest of the blocked nodes reach other ranges only through classified nodes now
