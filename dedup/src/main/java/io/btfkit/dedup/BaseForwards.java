@@ -36,25 +36,25 @@ final class BaseForwards {
     private final int[] bw;
     private final int[] bs;
     private final int first;
-    private final int[] aliasTarget;
+    private final Aliases aliases;
     private final Definitions.ByName own;
 
-    private BaseForwards(Merger.Merged m, BaseIndex base, Definitions.ByName own, int[] aliasTarget) {
+    private BaseForwards(Merger.Merged m, BaseIndex base, Definitions.ByName own, Aliases aliases) {
         this.own = own;
         this.m = m;
         this.base = base;
         this.bw = base.base().words();
         this.bs = base.base().starts();
         this.first = m.firstId;
-        this.aliasTarget = aliasTarget;
+        this.aliases = aliases;
     }
 
     /**
      * Resolves the split's declarations and references of base FWDs that a pairing proves to stand
      * for the split's one definition of their name. Returns how many base FWDs were resolved.
      */
-    static int resolve(Merger.Merged m, BaseIndex base, Definitions.ByName own, int[] aliasTarget) {
-        return new BaseForwards(m, base, own, aliasTarget).run(own);
+    static int resolve(Merger.Merged m, BaseIndex base, Definitions.ByName own, Aliases aliases) {
+        return new BaseForwards(m, base, own, aliases).run(own);
     }
 
     private int run(Definitions.ByName own) {
@@ -83,7 +83,7 @@ final class BaseForwards {
         baseFwdOf.defaultReturnValue(-1);
         for (int i = 0; i < n; i++) {
             int s = st[i];
-            if (aliasTarget[i] < 0 && w[s] != 0 && Kind.kindOf(w[s + 1]) == Kind.FWD) {
+            if (!aliases.isAlias(i) && w[s] != 0 && Kind.kindOf(w[s + 1]) == Kind.FWD) {
                 int c = equalBaseFwd(w, s);
                 if (c > 0 && candidates.contains(c)) {
                     baseFwdOf.put(first + i, c);
@@ -103,7 +103,7 @@ final class BaseForwards {
             int info = w[s + 1];
             int kind = Kind.kindOf(info);
             boolean typedef = kind == Kind.TYPEDEF;
-            if (aliasTarget[i] >= 0 || w[s] == 0 || !(typedef || Kind.isComposite(kind) && Kind.vlenOf(info) > 0)) {
+            if (aliases.isAlias(i) || w[s] == 0 || !(typedef || Kind.isComposite(kind) && Kind.vlenOf(info) > 0)) {
                 continue;
             }
             for (int b : typedef ? base.typedefsNamed(w[s]) : base.compositesNamed(w[s])) {
@@ -135,7 +135,7 @@ final class BaseForwards {
         for (Int2IntOpenHashMap.Entry e : baseFwdOf.int2IntEntrySet()) {
             int t = resolved.get(e.getIntValue());
             if (t >= 0) {
-                aliasTarget[e.getIntKey() - first] = t;
+                aliases.set(e.getIntKey() - first, t);
             }
         }
         for (int i = 0; i < n; i++) {
@@ -162,14 +162,14 @@ final class BaseForwards {
      */
     private void mapOnto(int t0, int c0, Pairing walk) {
         if (Kind.kindOf(m.words[m.starts[t0 - first] + 1]) == Kind.TYPEDEF) {
-            aliasTarget[t0 - first] = c0;
+            aliases.set(t0 - first, c0);
         }
         for (Int2IntOpenHashMap.Entry e : walk.hypot.int2IntEntrySet()) {
             int c = e.getIntKey();
             int t = e.getIntValue();
-            if (t >= t0 && aliasTarget[t - first] < 0 && Kind.isComposite(Kind.kindOf(m.words[m.starts[t - first] + 1]))
+            if (t >= t0 && !aliases.isAlias(t - first) && Kind.isComposite(Kind.kindOf(m.words[m.starts[t - first] + 1]))
                     && Kind.isComposite(Kind.kindOf(bw[bs[c - 1] + 1]))) {
-                aliasTarget[t - first] = c;
+                aliases.set(t - first, c);
             }
         }
     }
@@ -214,8 +214,8 @@ final class BaseForwards {
     }
 
     private int resolveSplit(int id) {
-        while (id >= first && aliasTarget[id - first] >= 0) {
-            id = aliasTarget[id - first];
+        while (id >= first && aliases.isAlias(id - first)) {
+            id = aliases.target(id - first);
         }
         return id;
     }

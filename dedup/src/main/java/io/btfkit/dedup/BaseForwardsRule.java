@@ -15,6 +15,6 @@ final class BaseForwardsRule implements DeclarationRule {
 
     @Override
     public int resolve(DeclarationEvidence e) {
-        return BaseForwards.resolve(e.m, e.base, e.byName(), e.aliasTarget);
+        return BaseForwards.resolve(e.m, e.base, e.byName(), e.aliases);
     }
 }

@@ -37,7 +37,7 @@ final class ContextResolver {
     private final Definitions defs;
     private final Definitions.ByName own;
     private final BaseIndex base;
-    private final int[] aliasTarget;
+    private final Aliases aliases;
     private final int first;
 
     /** (definition, place) -> state index */
@@ -56,7 +56,7 @@ final class ContextResolver {
     /** Inputs are whole programs: resolve a declaration only when every use is proven. */
     private final boolean everyUse;
 
-    ContextResolver(Merger.Merged m, Definitions defs, Definitions.ByName own, BaseIndex base, int[] aliasTarget,
+    ContextResolver(Merger.Merged m, Definitions defs, Definitions.ByName own, BaseIndex base, Aliases aliases,
                     java.util.function.IntUnaryOperator partOf, Enclosing enclosing, boolean everyUse) {
         this.partOf = partOf;
         this.enclosing = enclosing;
@@ -65,7 +65,7 @@ final class ContextResolver {
         this.defs = defs;
         this.own = own;
         this.base = base;
-        this.aliasTarget = aliasTarget;
+        this.aliases = aliases;
         this.first = m.firstId;
         places.defaultReturnValue(-1);
     }
@@ -78,7 +78,7 @@ final class ContextResolver {
         int lfirst = defs.table.first;
         // pass 1: places where a unit only declares a tag whose name is ambiguous
         for (int i = 0; i < n; i++) {
-            if (enclosing.is(m.words, m.starts[i]) && aliasTarget[i] < 0) {
+            if (enclosing.is(m.words, m.starts[i]) && !aliases.isAlias(i)) {
                 int d = defs.defOf(first + i);
                 // (unclassified: the definitions pass left out what cannot reach such a tag)
                 if (d >= 0 && (d < lfirst || reach[d - lfirst])) {
@@ -124,14 +124,14 @@ final class ContextResolver {
         for (Int2IntOpenHashMap.Entry e : chosen.int2IntEntrySet()) {
             int f = e.getIntKey();
             int d = e.getIntValue();
-            if (d < 0 || aliasTarget[f - first] >= 0 || uses != null && !uses.proven(f)) {
+            if (d < 0 || aliases.isAlias(f - first) || uses != null && !uses.proven(f)) {
                 continue;
             }
             int target = Declarations.firstNodeOf(d, own, base, partOf.applyAsInt(f - first));
             int fs = m.starts[f - first];
             if (target >= 0 && Declarations.kindMatches(m.words, fs, Declarations.nodeWords(m, base, target),
                     Declarations.nodeStart(m, base, target))) {
-                aliasTarget[f - first] = target;
+                aliases.set(f - first, target);
                 resolved++;
             }
         }
@@ -252,7 +252,7 @@ final class ContextResolver {
             }
             long key = ((long) delta << 16) | (place++ & 0xffff);
             if (declarations) {
-                if (c >= first && aliasTarget[c - first] < 0 && Declarations.isDeclaration(cw, cs) && ambiguous(cw, cs)) {
+                if (c >= first && !aliases.isAlias(c - first) && Declarations.isDeclaration(cw, cs) && ambiguous(cw, cs)) {
                     int p = places.get(key);
                     if (p < 0) {
                         p = placeDef.size();

@@ -21,7 +21,7 @@ final class ContextRule implements DeclarationRule {
 
     @Override
     public int resolve(DeclarationEvidence e) {
-        return new ContextResolver(e.m, e.definitions(), e.byName(), e.base, e.aliasTarget, e::partOf,
+        return new ContextResolver(e.m, e.definitions(), e.byName(), e.base, e.aliases, e::partOf,
                 e.enclosing(), e.wholeInputs).resolve();
     }
 }

@@ -29,7 +29,8 @@ final class DeclarationChain {
                 timer.lap(rule.getClass().getSimpleName());
             }
         }
-        Declarations.redirect(e.m, e.aliasTarget);
+        Declarations.redirect(e.m, e.aliases);
+        e.aliases.settle(); // (the partition and the output only read them)
         timer.lap("redirect");
     }
 }

@@ -24,7 +24,7 @@ final class DeclarationEvidence {
     /** Parts of the merged ids partitioned in parallel (see {@code Deduplicator.parts}). */
     final int[] parts;
     /** Per merged type, the node a resolved declaration stands for, else -1. */
-    final int[] aliasTarget;
+    final Aliases aliases;
     /** -Dbtfkit.dedup.definitions=always: no shortcut past the definitions pass (tests compare). */
     final boolean definitionsAlways;
     private final PhaseTimer timer;
@@ -36,14 +36,14 @@ final class DeclarationEvidence {
     private Definitions.ByName byName;
     private boolean settled;
 
-    DeclarationEvidence(Merger.Merged m, BaseIndex base, boolean units, boolean link, int[] parts, int[] aliasTarget,
+    DeclarationEvidence(Merger.Merged m, BaseIndex base, boolean units, boolean link, int[] parts, Aliases aliases,
                         PhaseTimer timer) {
         this.m = m;
         this.base = base;
         this.units = units;
         this.wholeInputs = link && !units && m.anySplit && m.inputFirst.length - 1 >= 2;
         this.parts = parts;
-        this.aliasTarget = aliasTarget;
+        this.aliases = aliases;
         this.timer = timer;
         this.definitionsAlways = "always".equals(System.getProperty("btfkit.dedup.definitions"));
     }
@@ -178,7 +178,7 @@ final class DeclarationEvidence {
         int first = m.firstId;
         for (int p = 0; p + 1 < parts.length; p++) {
             for (int i = parts[p]; i < parts[p + 1]; i++) {
-                if (aliasTarget[i] < 0 && Definitions.ByName.isFullTag(m.words, m.starts[i])
+                if (!aliases.isAlias(i) && Definitions.ByName.isFullTag(m.words, m.starts[i])
                         && asked.contains(m.words[m.starts[i]])) {
                     int def = defs.defOf(first + i);
                     if (def >= 0) { // (a tag no rule asks about is not classified)

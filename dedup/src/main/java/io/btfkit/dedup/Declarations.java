@@ -75,7 +75,10 @@ final class Declarations {
     }
 
     /** Redirects every reference to a resolved declaration to its definition (in parallel, by input). */
-    static void redirect(Merger.Merged m, int[] aliasTarget) {
+    static void redirect(Merger.Merged m, Aliases aliases) {
+        if (!aliases.any()) {
+            return;
+        }
         int[] w = m.words;
         int[] st = m.starts;
         int first = m.firstId;
@@ -87,11 +90,11 @@ final class Declarations {
                 for (int k = 0, slot = TypeRefs.firstTypeIdSlot(w, s), stride = TypeRefs.typeIdStride(w, s); k < count;
                         k++, slot += stride) {
                     int ref = w[slot];
-                    if (ref < first || aliasTarget[ref - first] < 0) {
+                    if (ref < first || !aliases.isAlias(ref - first)) {
                         continue;
                     }
-                    while (ref >= first && aliasTarget[ref - first] >= 0) {
-                        ref = aliasTarget[ref - first];
+                    while (ref >= first && aliases.isAlias(ref - first)) {
+                        ref = aliases.target(ref - first);
                     }
                     w[slot] = ref;
                 }

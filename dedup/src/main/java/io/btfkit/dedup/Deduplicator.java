@@ -116,8 +116,6 @@ public final class Deduplicator {
         Merger.Merged m = Merger.merge(inputs, base == null ? null : base.base());
         int n = m.starts.length - 1;
         int[] cls = new int[n];
-        int[] alias = new int[n];
-        Arrays.fill(alias, -1);
         for (int i = 0; i < n; i++) {
             cls[i] = i + 1;
         }
@@ -126,7 +124,7 @@ public final class Deduplicator {
         for (int i = 0; i < n; i++) {
             cls[i] = lfirst + i;
         }
-        return OutputBuilder.build(formatOf(inputs), m, base, cls, alias, lfirst, 0);
+        return OutputBuilder.build(formatOf(inputs), m, base, cls, new Aliases(n), lfirst, 0);
     }
 
     /** Deduplicates one BTF (standalone, or split on its base). */
@@ -241,15 +239,14 @@ public final class Deduplicator {
     private static DedupResult dedupMerged(Merger.Merged m, BaseIndex baseIndex, Options options) {
         PhaseTimer timer = new PhaseTimer();
         int[] parts = parts(m);
-        int[] aliasTarget = new int[m.starts.length - 1];
-        Arrays.fill(aliasTarget, -1);
+        Aliases aliases = new Aliases(m.starts.length - 1);
         boolean units = options.unitDeclarations() && !m.anySplit;
         DeclarationChain.resolve(new DeclarationEvidence(m, baseIndex, units, options.unitDeclarations(), parts,
-                aliasTarget, timer), timer);
+                aliases, timer), timer);
         collectBetweenPasses(m);
         Classes classes = partition(m, baseIndex, parts);
         timer.lap("partition");
-        DedupResult r = OutputBuilder.build(m.format, m, baseIndex, classes.of, aliasTarget, classes.first, 0);
+        DedupResult r = OutputBuilder.build(m.format, m, baseIndex, classes.of, aliases, classes.first, 0);
         timer.lap("output");
         return r;
     }

@@ -22,7 +22,7 @@ final class OnlyTagRule implements DeclarationRule {
 
     @Override
     public int resolve(DeclarationEvidence e) {
-        int resolved = resolveByOnlyTag(e.m, e.aliasTarget);
+        int resolved = resolveByOnlyTag(e.m, e.aliases);
         if (resolved < 0) {
             return 0;
         }
@@ -31,7 +31,7 @@ final class OnlyTagRule implements DeclarationRule {
     }
 
     /** How many declarations it resolved, or -1 (none resolved) when a declared name has several full tags. */
-    private static int resolveByOnlyTag(Merger.Merged m, int[] aliasTarget) {
+    private static int resolveByOnlyTag(Merger.Merged m, Aliases aliases) {
         int[] w = m.words;
         int[] st = m.starts;
         int n = st.length - 1;
@@ -71,7 +71,7 @@ final class OnlyTagRule implements DeclarationRule {
             }
             int target = Kind.kindOf(w[s + 1]) == Kind.FWD ? composites.get(w[s]) : enums.get(w[s]);
             if (target >= 0 && Declarations.kindMatches(w, s, w, st[target - m.firstId])) {
-                aliasTarget[i] = target;
+                aliases.set(i, target);
                 resolved++;
             }
         }

@@ -20,7 +20,7 @@ final class OutputBuilder {
     }
 
     /** Builds the output from each own type's class {@code cls} (overwritten: it becomes the final classes). */
-    static DedupResult build(Btf.RawFormat format, Merger.Merged m, BaseIndex bi, int[] cls, int[] aliasTarget,
+    static DedupResult build(Btf.RawFormat format, Merger.Merged m, BaseIndex bi, int[] cls, Aliases aliases,
                              int lfirst, int rounds) {
         int n = cls.length;
         int first = m.firstId;
@@ -33,7 +33,7 @@ final class OutputBuilder {
         java.util.stream.IntStream.range(0, CHUNKS).parallel().forEach(k -> {
             int max = 0;
             for (int i = chunkStart(k, n); i < chunkStart(k + 1, n); i++) {
-                int c = finalClass(i, cls, aliasTarget, first, bi);
+                int c = finalClass(i, cls, aliases, first, bi);
                 fin[i] = c;
                 max = Math.max(max, c);
             }
@@ -44,7 +44,7 @@ final class OutputBuilder {
         Arrays.fill(repOf, -1);
         for (int i = 0; i < n; i++) {
             int c = fin[i];
-            if (aliasTarget[i] < 0 && c >= lfirst && repOf[c - lfirst] < 0) {
+            if (!aliases.isAlias(i) && c >= lfirst && repOf[c - lfirst] < 0) {
                 repOf[c - lfirst] = i;
             }
         }
@@ -141,10 +141,10 @@ final class OutputBuilder {
     }
 
     /** Class of own node {@code i} after following its alias chain (to a class, or into the base). */
-    private static int finalClass(int i, int[] cls, int[] aliasTarget, int first, BaseIndex bi) {
+    private static int finalClass(int i, int[] cls, Aliases aliases, int first, BaseIndex bi) {
         int j = i;
         for (int guard = 0; guard <= cls.length; guard++) {
-            int t = aliasTarget[j];
+            int t = aliases.target(j);
             if (t < 0) {
                 return cls[j];
             }

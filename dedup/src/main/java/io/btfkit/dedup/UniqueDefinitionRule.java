@@ -20,14 +20,14 @@ final class UniqueDefinitionRule implements DeclarationRule {
         Merger.Merged m = e.m;
         BaseIndex base = e.base;
         Definitions.ByName own = e.byName();
-        int[] aliasTarget = e.aliasTarget;
+        Aliases aliases = e.aliases;
         boolean leaveBaseDeclarations = !e.units && base != null;
         int[] w = m.words;
         int[] st = m.starts;
         // each declaration on its own (the maps are only read): in parallel
         return IntStream.range(0, st.length - 1).parallel().map(i -> {
             int s = st[i];
-            if (aliasTarget[i] >= 0 || !Declarations.isDeclaration(w, s) || w[s] == 0) {
+            if (aliases.isAlias(i) || !Declarations.isDeclaration(w, s) || w[s] == 0) {
                 return 0;
             }
             if (leaveBaseDeclarations && base.hasDeclaration(w, s)) {
@@ -36,7 +36,7 @@ final class UniqueDefinitionRule implements DeclarationRule {
             int target = Declarations.uniqueDefinitionNode(w, s, own, base, e.partOf(i));
             if (target >= 0 && Declarations.kindMatches(w, s, Declarations.nodeWords(m, base, target),
                     Declarations.nodeStart(m, base, target))) {
-                aliasTarget[i] = target;
+                aliases.set(i, target);
                 return 1;
             }
             return 0;

@@ -32,9 +32,7 @@ class OutputBuilderTest {
         for (int i = 0; i < n; i++) {
             cls[i] = 1 + i % 3; // the copies of each type in one class
         }
-        int[] alias = new int[n];
-        Arrays.fill(alias, -1);
-        DedupResult r = OutputBuilder.build(m.format, m, null, cls, alias, 1, 0);
+        DedupResult r = OutputBuilder.build(m.format, m, null, cls, new Aliases(n), 1, 0);
 
         assertEquals(RawTextPrinter.toText(unit), RawTextPrinter.toText(r.btf()), "one copy of each type");
         assertNull(m.words, "the merge no longer holds its types");
