@@ -82,6 +82,22 @@ final class CyclicShapes {
         return b.sb.toString();
     }
 
+    /**
+     * A ring of {@code n} structs, each pointing to the next through a PTR, one named 't' and
+     * the others 's': no two types are equivalent (each is a different distance from 't'), and
+     * telling them apart takes Moore's refinement n/2 rounds.
+     */
+    static String oneDifferingRing(int n) {
+        Builder b = new Builder(1);
+        b.line("INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED");
+        for (int i = 0; i < n; i++) {
+            int ptr = b.next + 1;
+            b.line("STRUCT '" + (i == 0 ? 't' : 's') + "' size=8 vlen=1\n\t'p' type_id=" + ptr + " bits_offset=0");
+            b.line("PTR '(anon)' type_id=" + (2 + 2 * ((i + 1) % n)));
+        }
+        return b.sb.toString();
+    }
+
     /** Random small graphs: 1-8 types of the ring kinds (plus INT), each reference any id of the graph. */
     static Arbitrary<String> randomGraphs() {
         Arbitrary<int[]> type = Arbitraries.integers().between(0, 1 << 20).array(int[].class).ofSize(3);
