@@ -35,8 +35,9 @@ final class BlockRefinement {
     private int[] touched = new int[16];
     private int[] work = new int[16];
     private boolean[] inWork = new boolean[16];
-    /** A splitter's incoming references: position << 32 | source member. */
+    /** A splitter's incoming references: position << 32 | source member (first, the references as met). */
     private long[] pairs = new long[16];
+    private int[] metPosition = new int[16];
     /** Incoming references of every splitter so far: the work, O(m log n) (tests bound it). */
     long scanned;
 
@@ -75,9 +76,6 @@ final class BlockRefinement {
         for (int b = 0; b < colors; b++) {
             work[top++] = b;
             inWork[b] = true;
-        }
-        if (pairs.length < m) {
-            pairs = new long[Math.max(m, 2 * pairs.length)];
         }
         while (top > 0) {
             int splitter = work[--top];
@@ -181,6 +179,7 @@ final class BlockRefinement {
             inStart = new int[Math.max(k + 1, 2 * inStart.length)];
         }
         Arrays.fill(inStart, 0, k + 1, 0);
+        // the references as met (source << 32 | target, and their positions), counted by target
         int m = 0;
         for (int i = 0; i < k; i++) {
             int node = members[i] + first;
@@ -188,14 +187,21 @@ final class BlockRefinement {
             for (int j = 0; j < n; j++) {
                 int ch = g.child(node, j);
                 if (p.internal(ch, pos)) {
-                    inStart[pos[ch - first] + 1]++;
-                    m++;
+                    if (m == pairs.length) {
+                        pairs = Arrays.copyOf(pairs, 2 * m);
+                        metPosition = Arrays.copyOf(metPosition, 2 * m);
+                    }
+                    int target = pos[ch - first];
+                    pairs[m] = (long) i << 32 | target;
+                    metPosition[m++] = j;
+                    inStart[target + 1]++;
                 }
             }
         }
         for (int i = 0; i < k; i++) {
             inStart[i + 1] += inStart[i];
         }
+        // then by target (a counting sort)
         if (inFrom.length < m) {
             inFrom = new int[Math.max(m, 2 * inFrom.length)];
             inPosition = new int[inFrom.length];
@@ -205,17 +211,10 @@ final class BlockRefinement {
         }
         int[] cursor = where; // (free until the partition is laid out)
         System.arraycopy(inStart, 0, cursor, 0, k);
-        for (int i = 0; i < k; i++) {
-            int node = members[i] + first;
-            int n = g.childCount(node);
-            for (int j = 0; j < n; j++) {
-                int ch = g.child(node, j);
-                if (p.internal(ch, pos)) {
-                    int r = cursor[pos[ch - first]]++;
-                    inFrom[r] = i;
-                    inPosition[r] = j;
-                }
-            }
+        for (int e = 0; e < m; e++) {
+            int r = cursor[(int) pairs[e]]++;
+            inFrom[r] = (int) (pairs[e] >>> 32);
+            inPosition[r] = metPosition[e];
         }
         return m;
     }
