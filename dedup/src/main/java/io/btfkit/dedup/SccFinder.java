@@ -37,11 +37,11 @@ final class SccFinder {
      * index {@code knownFrom} or more was classified before the search began (taken as
      * external); with {@code skipClassified}, so is any node whose class in {@code classes} is
      * set (in or out of the range: the searches after the first parallel ranges); any other
-     * blocks. {@code blocked} collects the blocked nodes (null when nothing can block), and
+     * blocks. {@code blocked} (this search's own) collects the blocked nodes (null when nothing can block), and
      * {@code blockers} (when not null; this search's own) the nodes outside the range that
      * blocked them.
      */
-    record Scope(int lo, int hi, int knownFrom, boolean skipClassified, int[] classes, boolean[] blocked,
+    record Scope(int lo, int hi, int knownFrom, boolean skipClassified, int[] classes, java.util.BitSet blocked,
                  java.util.BitSet blockers) {
         static Scope all(int n) {
             return new Scope(0, n, n, false, null, null, null);
@@ -75,7 +75,7 @@ final class SccFinder {
         int hi = scope.hi();
         int knownFrom = scope.knownFrom();
         int[] classes = scope.skipClassified() ? scope.classes() : null;
-        boolean[] blocked = scope.blocked();
+        java.util.BitSet blocked = scope.blocked();
         java.util.BitSet blockers = scope.blockers();
         int first = g.firstId;
         // the component stack and the call stack grow as needed: they hold a path and the open
@@ -114,7 +114,7 @@ final class SccFinder {
                     }
                     if (w < lo || w >= hi) {
                         if (w < knownFrom && (classes == null || classes[w] < 0)) {
-                            blocked[v] = true; // (a node of another range, classified there or later)
+                            blocked.set(v); // (a node of another range, classified there or later)
                             if (blockers != null) {
                                 blockers.set(w);
                             }
@@ -141,8 +141,8 @@ final class SccFinder {
                             rindex[v] = rw;
                             callRoot[top] = false;
                         }
-                        if (blocked != null && blocked[w]) {
-                            blocked[v] = true;
+                        if (blocked != null && blocked.get(w)) {
+                            blocked.set(v);
                         }
                     }
                     continue;
@@ -180,22 +180,22 @@ final class SccFinder {
                         }
                     }
                 }
-                if (blocked != null && csp > 0 && blocked[v]) {
-                    blocked[callNode[csp - 1]] = true;
+                if (blocked != null && csp > 0 && blocked.get(v)) {
+                    blocked.set(callNode[csp - 1]);
                 }
             }
         }
     }
 
     /** Whether a member of the component is blocked; if so all are (they reach each other). */
-    private static boolean anyBlocked(int[] members, int from, int to, boolean[] blocked) {
+    private static boolean anyBlocked(int[] members, int from, int to, java.util.BitSet blocked) {
         boolean any = false;
         for (int i = from; i < to && !any; i++) {
-            any = blocked[members[i]];
+            any = blocked.get(members[i]);
         }
         if (any) {
             for (int i = from; i < to; i++) {
-                blocked[members[i]] = true;
+                blocked.set(members[i]);
             }
         }
         return any;

@@ -44,42 +44,33 @@ final class SharedPartition {
         if (size > real) {
             new Partitioner(table).run(null, new SccFinder.Scope(real, size, size, false, null, null, null), rindex);
         }
-        boolean[] blocked = new boolean[size];
-        // (each range's blockers apart: a bit set is not written by two threads)
+        // (each range's blocked nodes and blockers apart: a bit set is not written by two threads)
+        BitSet[] blocked = new BitSet[ranges.length - 1];
         BitSet[] blockers = new BitSet[ranges.length - 1];
         io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer(); // (-Dbtfkit.timing)
         IntStream.range(0, ranges.length - 1).parallel().forEach(p -> new Partitioner(table).run(roots,
-                new SccFinder.Scope(ranges[p], ranges[p + 1], real, false, null, blocked, blockers[p] = new BitSet()),
+                new SccFinder.Scope(ranges[p], ranges[p + 1], real, false, null, blocked[p] = new BitSet(),
+                        blockers[p] = new BitSet()),
                 rindex));
         timer.lap("parts(" + (ranges.length - 1) + ")");
         int[] cls = table.nodeClass;
-        BitSet again = unclassified(blocked, cls, real, rindex);
+        BitSet again = unclassified(blocked, cls, rindex);
         if (again.isEmpty()) {
             return table;
         }
         // what the blockers reach, in one search: every path from a range to another enters
         // it through a blocker, so a cycle across ranges lies within what the blockers reach
-        BitSet reached = new BitSet(real);
-        for (BitSet b : blockers) {
-            reached.or(b);
-        }
-        for (int i = reached.nextSetBit(0); i >= 0; i = reached.nextSetBit(i + 1)) {
-            if (cls[i] >= 0) {
-                reached.clear(i);
-            } else {
-                rindex[i] = 0;
-            }
-        }
+        BitSet reached = unclassified(blockers, cls, rindex);
         new Partitioner(table).run(reached, new SccFinder.Scope(0, size, size, true, cls, null, null), rindex);
         timer.lap("blockers(" + reached.cardinality() + ")");
         // the rest of the blocked nodes reach other ranges only through classified nodes now
-        BitSet rest = unclassified(blocked, cls, real, rindex);
-        boolean[] stillBlocked = blocked;
-        java.util.Arrays.fill(stillBlocked, false);
+        BitSet rest = unclassified(blocked, cls, rindex);
+        BitSet[] stillBlocked = new BitSet[ranges.length - 1];
         IntStream.range(0, ranges.length - 1).parallel().forEach(p -> new Partitioner(table).run(rest,
-                new SccFinder.Scope(ranges[p], ranges[p + 1], real, true, cls, stillBlocked, null), rindex));
+                new SccFinder.Scope(ranges[p], ranges[p + 1], real, true, cls, stillBlocked[p] = new BitSet(), null),
+                rindex));
         timer.lap("blocked(" + rest.cardinality() + ")");
-        BitSet last = unclassified(stillBlocked, cls, real, rindex);
+        BitSet last = unclassified(stillBlocked, cls, rindex);
         if (!last.isEmpty()) { // (none: kept so that a wrong premise costs time, not classes)
             new Partitioner(table).run(last, new SccFinder.Scope(0, size, size, true, cls, null, null), rindex);
             timer.lap("last(" + last.cardinality() + ")");
@@ -87,12 +78,16 @@ final class SharedPartition {
         return table;
     }
 
-    /** The nodes marked in {@code marks} that have no class yet, made unsearched for the next search. */
-    private static BitSet unclassified(boolean[] marks, int[] cls, int real, int[] rindex) {
-        BitSet out = new BitSet(real);
-        for (int i = 0; i < real; i++) {
-            if (marks[i] && cls[i] < 0) {
-                out.set(i);
+    /** The nodes marked in any of {@code marks} that have no class yet, made unsearched for the next search. */
+    private static BitSet unclassified(BitSet[] marks, int[] cls, int[] rindex) {
+        BitSet out = new BitSet();
+        for (BitSet m : marks) {
+            out.or(m);
+        }
+        for (int i = out.nextSetBit(0); i >= 0; i = out.nextSetBit(i + 1)) {
+            if (cls[i] >= 0) {
+                out.clear(i);
+            } else {
                 rindex[i] = 0;
             }
         }
