@@ -19,6 +19,8 @@ Shapes (N: the size knob):
   huge-name     a struct, its members and a typedef sharing one N-byte name
   ambiguous     N structs 's' of size 4 (a distilled base; the new base is the same shape)
   unknown-kind  a 129-byte BTF whose layout section describes 21 kinds, one type of kind 20
+  ring          N structs 's' and one 't' in a ring through PTRs: every type its own class, found one
+                step a round by Moore's refinement (N/2 rounds over the ring)
 Only the standard library; output is little-endian raw BTF.
 """
 import struct
@@ -179,6 +181,17 @@ def unknown_kind():
     return hdr + types + layout + strings
 
 
+def ring(n=20000):
+    """n structs, one named 't', the others 's', each pointing to the next through a PTR."""
+    b = Btf()
+    first = b.next_id()
+    for i in range(n):
+        # struct i is type first + 2i, its PTR first + 2i + 1 (to struct i + 1, the last to the first)
+        b.struct("t" if i == 0 else "s", 8, [("p", first + 2 * i + 1, 0)])
+        b.ptr(first + 2 * ((i + 1) % n))
+    return b.bytes()
+
+
 SHAPES = {
     "nested-anon": lambda n: nested_anon(n or 16),
     "proto-fanout": lambda n: proto_fanout(n or 16),
@@ -194,6 +207,7 @@ SHAPES = {
     "huge-name": lambda n: huge_name(n or 1 << 20),
     "ambiguous": lambda n: ambiguous(n or 1000),
     "unknown-kind": lambda n: unknown_kind(),
+    "ring": lambda n: ring(n or 20000),
 }
 
 

@@ -330,7 +330,7 @@ def with_type_matches(obj):
 def shape_job(rng):
     """(shape name, {file name: bytes}, argv) of one hostile-shape run; {t} in argv is the run's directory."""
     prog = os.path.join(ROOT, "corpus", "samples", "bpf", "core_reads.bpf.o")
-    pick = rng.randrange(8)
+    pick = rng.randrange(9)
     if pick == 0:
         data = hostile_shapes.nested_anon(levels=rng.randint(4, 40), width=rng.randint(2, 8),
                                           leaf=rng.choice([None, "pid", "comm"]))
@@ -387,6 +387,10 @@ def shape_job(rng):
         split = hostile_shapes.pointer_split(1)
         return "ambiguous", {"d.base.btf": dist, "n.btf": new, "d.split.btf": split}, \
             ["relocate", "{t}/d.split.btf", "--dist-base", "{t}/d.base.btf", "--base", "{t}/n.btf", "-o", "{t}/out"]
+    if pick == 7:
+        return "ring", {"r.btf": hostile_shapes.ring(rng.randint(64, 40000))}, rng.choice(
+            [["dedup", "{t}/r.btf", "-o", "{t}/out"], ["link", "{t}/r.btf", "{t}/r.btf", "-o", "{t}/out"],
+             ["validate", "{t}/r.btf"], ["stats", "{t}/r.btf"]])
     return "unknown-kind", {"u.btf": hostile_shapes.unknown_kind()}, rng.choice(
         [["convert", "{t}/u.btf", "--header", rng.choice(["classic", "layout"]), "-o", "{t}/out"],
          ["dedup", "{t}/u.btf", "-o", "{t}/out"], ["validate", "{t}/u.btf"], ["dump", "{t}/u.btf", "--format", "c"]])
