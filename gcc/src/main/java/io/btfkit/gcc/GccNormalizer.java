@@ -270,16 +270,21 @@ public final class GccNormalizer {
     /** The most common array index INT over {@code units} (the gcc 12 ones), or null. */
     /** How many ARRAYs of {@code u} use each INT as index type. */
     private static Map<IndexType, Integer> indexTypes(Btf u) {
-        Map<IndexType, Integer> counts = new HashMap<>();
+        // counted by id first: an IndexType (and its name's String) per distinct INT, not per ARRAY
+        Int2IntOpenHashMap byId = new Int2IntOpenHashMap();
         int[] w = u.words();
         int[] st = u.starts();
         for (int i = 0; i + 1 < st.length; i++) {
             int s = st[i];
             if (Kind.kindOf(w[s + 1]) == Kind.ARRAY && w[s + 4] != 0 && u.kind(w[s + 4]) == Kind.INT) {
-                int idx = w[s + 4];
-                IndexType t = new IndexType(u.strings().get(u.nameOff(idx)), u.sizeOrType(idx), u.extra(idx, 0));
-                counts.merge(t, 1, Integer::sum);
+                byId.addTo(w[s + 4], 1);
             }
+        }
+        Map<IndexType, Integer> counts = new HashMap<>();
+        for (Int2IntOpenHashMap.Entry e : byId.int2IntEntrySet()) {
+            int idx = e.getIntKey();
+            IndexType t = new IndexType(u.strings().get(u.nameOff(idx)), u.sizeOrType(idx), u.extra(idx, 0));
+            counts.merge(t, e.getIntValue(), Integer::sum);
         }
         return counts;
     }
@@ -345,13 +350,17 @@ public final class GccNormalizer {
         int[] w = u.words();
         int first = u.firstId();
         boolean[] referenced = new boolean[u.ownTypeCount()];
-        for (int id = first; id < u.typeCount(); id++) {
-            TypeRefs.forEachTypeIdSlot(w, u.startOf(id), slot -> {
+        int count = u.typeCount();
+        for (int id = first; id < count; id++) {
+            int start = u.startOf(id);
+            int slot = TypeRefs.firstTypeIdSlot(w, start);
+            int stride = TypeRefs.typeIdStride(w, start);
+            for (int k = TypeRefs.typeIdCount(w, start); k > 0; k--, slot += stride) {
                 int t = w[slot];
-                if (t >= first && t < u.typeCount()) {
+                if (t >= first && t < count) {
                     referenced[t - first] = true;
                 }
-            });
+            }
         }
         return referenced;
     }

@@ -149,7 +149,11 @@ public final class ObjectSymbols {
 
     /** Whether some symbol {@code name} is defined anywhere (a section, absolute or common). */
     public boolean isDefined(String name) {
-        for (Symbol s : named(name)) {
+        // (indexed loops here and below: an iterator per call, most often of the empty list, was
+        // 17 MB of garbage over a link of 350 objects — C1 does not elide it)
+        List<Symbol> l = named(name);
+        for (int i = 0; i < l.size(); i++) {
+            Symbol s = l.get(i);
             if (!s.isUndefined()) {
                 return true;
             }
@@ -159,7 +163,9 @@ public final class ObjectSymbols {
 
     /** Whether {@code name} is a function defined here with global or weak binding. */
     public boolean isGlobalFunction(String name) {
-        for (Symbol s : named(name)) {
+        List<Symbol> l = named(name);
+        for (int i = 0; i < l.size(); i++) {
+            Symbol s = l.get(i);
             if (s.type == STT_FUNC && s.isInSection() && (s.bind == STB_GLOBAL || s.bind == STB_WEAK)) {
                 return true;
             }

@@ -144,41 +144,56 @@ final class UnitRewriter {
         int[] st = in.starts();
         int n = in.ownTypeCount();
         int[] map = idMap();
-        IntArrayList out = new IntArrayList(src.length + appended.size());
-        IntArrayList starts = new IntArrayList(n + appendedStarts.size() + 1);
+        // sized exactly first, then filled: one copy of the words, not a growing list and a copy
+        int kept = 0;
+        int length = appended.size();
+        for (int i = 0; i < n; i++) {
+            if (removed == null || !removed[i]) {
+                int[] r = replaced.get(i);
+                length += r != null ? r.length : st[i + 1] - st[i];
+                kept++;
+            }
+        }
+        int[] w = new int[length];
+        int[] s = new int[kept + appendedStarts.size() + 1];
+        int at = 0;
+        int t = 0;
         for (int i = 0; i < n; i++) {
             if (removed != null && removed[i]) {
                 continue;
             }
-            starts.add(out.size());
+            s[t++] = at;
             int[] r = replaced.get(i);
             if (r != null) {
-                out.addElements(out.size(), r);
+                System.arraycopy(r, 0, w, at, r.length);
+                at += r.length;
             } else {
-                out.addElements(out.size(), src, st[i], st[i + 1] - st[i]);
+                System.arraycopy(src, st[i], w, at, st[i + 1] - st[i]);
+                at += st[i + 1] - st[i];
             }
         }
-        int appendedFrom = starts.size();
+        int appendedFrom = t;
         for (int k = 0; k < appendedStarts.size(); k++) {
-            starts.add(out.size());
-            int from = appendedStarts.getInt(k);
-            int to = k + 1 < appendedStarts.size() ? appendedStarts.getInt(k + 1) : appended.size();
-            out.addElements(out.size(), appended.elements(), from, to - from);
+            s[t++] = at + appendedStarts.getInt(k);
         }
-        starts.add(out.size());
-        int[] w = out.toIntArray();
-        int[] s = starts.toIntArray();
+        System.arraycopy(appended.elements(), 0, w, at, appended.size());
+        s[t] = length;
         int newKept = appendedFrom;
         int shift = in.typeCount() - (first + newKept);
+        int inCount = in.typeCount();
         for (int i = 0; i + 1 < s.length; i++) {
-            TypeRefs.forEachTypeIdSlot(w, s[i], slot -> {
+            // (a loop over the slots, not a callback: a capturing lambda per type was a third of
+            // a gcc link's normalising garbage)
+            int slot = TypeRefs.firstTypeIdSlot(w, s[i]);
+            int stride = TypeRefs.typeIdStride(w, s[i]);
+            for (int k = TypeRefs.typeIdCount(w, s[i]); k > 0; k--, slot += stride) {
                 int ref = w[slot];
                 if (ref >= 0 && ref < map.length) {
                     w[slot] = map[ref];
-                } else if (ref >= in.typeCount()) {
+                } else if (ref >= inCount) {
                     w[slot] = ref - shift;
                 }
-            });
+            }
         }
         return new Btf(in.base(), w, s, strings, in.format());
     }
