@@ -345,7 +345,8 @@ public final class BtfReader {
         final int strs = strEnd ^ flip;
         int maxType = flip;
         int most = n / 3 + 1;
-        int[] starts = startsBuffer != null ? startsBuffer : new int[Math.min(most, n / 8 + 16)];
+        // (a first guess of 6 words a type: kernel and gcc units average 8 to 12, so it rarely grows)
+        int[] starts = startsBuffer != null ? startsBuffer : new int[Math.min(most, n / 6 + 16)];
         int count = 0;
         int s = 0;
         while (s < n) {

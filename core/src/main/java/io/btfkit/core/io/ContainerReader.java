@@ -35,8 +35,9 @@ interface ContainerReader {
         @Override
         public LoadedInput read(Path path, byte[] data, Btf base, Decompressor.Format compression) {
             ElfFile elf = ElfFile.parse(data);
-            byte[] btfData = elf.sectionData(".BTF")
-                    .orElseThrow(() -> new BtfFormatException("ELF file has no .BTF section"));
+            if (elf.section(".BTF").isEmpty()) {
+                throw new BtfFormatException("ELF file has no .BTF section");
+            }
             Btf distilled = null;
             byte[] baseData = elf.sectionData(".BTF.base").orElse(null);
             if (baseData != null) {
@@ -46,7 +47,8 @@ interface ContainerReader {
             Btf on = base;
             List<Btf> units;
             try {
-                units = within(".BTF", () -> InputLoader.readRawUnits(btfData, on));
+                units = within(".BTF", () -> elf.readSection(".BTF", (d, off, len) -> InputLoader.readRawUnits(d, off, len, on))
+                        .orElseThrow());
             } catch (BaseMismatchException e) {
                 throw distilled != null ? e.naming("its .BTF.base section") : e;
             }

@@ -102,10 +102,14 @@ public final class InputLoader {
 
     /** Raw BTF, with a hint when a split BTF was given without its base. */
     public static Btf readRaw(byte[] data, Btf base) {
+        return readRaw(data, 0, data.length, base);
+    }
+
+    private static Btf readRaw(byte[] data, int from, int len, Btf base) {
         try {
-            return readBlob(data, 0, data.length, base);
+            return readBlob(data, from, len, base);
         } catch (BtfFormatException e) {
-            if (base == null && looksSplit(data)) {
+            if (base == null && looksSplit(data, from, len)) {
                 throw new SplitNeedsBaseException(e.getMessage() + " (this looks like split BTF: give its base with --base)", e);
             }
             throw e;
@@ -147,23 +151,33 @@ public final class InputLoader {
      * padding). Anything after the last blob other than zero bytes is an error.
      */
     public static List<Btf> readRawUnits(byte[] data, Btf base) {
-        if (nextBlob(data, 0) < 0) {
-            return List.of(readRaw(data, base));
+        return readRawUnits(data, 0, data.length, base);
+    }
+
+    /**
+     * {@link #readRawUnits(byte[], Btf)} of the {@code len} bytes at {@code data[from]} (an ELF
+     * section in place), offsets in messages counted from {@code from}; nothing read keeps a
+     * reference to {@code data}.
+     */
+    public static List<Btf> readRawUnits(byte[] data, int from, int len, Btf base) {
+        int to = from + len;
+        if (nextBlob(data, from, from, to) < 0) {
+            return List.of(readRaw(data, from, len, base));
         }
-        refuseFlood(data);
+        refuseFlood(data, from, to);
         List<Btf> units = new ArrayList<>();
-        int at = 0;
+        int at = from;
         while (at >= 0) {
             int off = at;
             int k = units.size() + 1;
             try {
-                BtfHeader h = BtfHeader.parse(data, off, data.length - off);
+                BtfHeader h = BtfHeader.parse(data, off, to - off);
                 units.add(readBlob(data, off, (int) h.blobLength(), base));
-                at = nextBlob(data, off);
+                at = nextBlob(data, off, from, to);
             } catch (BaseMismatchException e) {
-                throw new BaseMismatchException(e.base(), "blob " + k + " at offset " + off + ": " + e.evidence());
+                throw new BaseMismatchException(e.base(), "blob " + k + " at offset " + (off - from) + ": " + e.evidence());
             } catch (BtfFormatException e) {
-                throw new BtfFormatException("blob " + k + " at offset " + off + ": " + e.getMessage(), e);
+                throw new BtfFormatException("blob " + k + " at offset " + (off - from) + ": " + e.getMessage(), e);
             }
         }
         return units;
@@ -175,16 +189,16 @@ public final class InputLoader {
      * 9.9 KB xz of 2.7 million of them took {@code validate} 90 s and 1.9 GB). Counting stops at
      * the first blob past the limit; a malformed one ends the count and is reported by the reader.
      */
-    private static void refuseFlood(byte[] data) {
+    private static void refuseFlood(byte[] data, int from, int to) {
         int count = 0;
-        int at = 0;
+        int at = from;
         try {
             while (at >= 0) {
                 if (++count > MAX_UNITS) {
                     throw new BtfFormatException("more than " + MAX_UNITS + " BTF blobs back to back (blob "
-                            + count + " at offset " + at + "); one input may hold at most " + MAX_UNITS + " units");
+                            + count + " at offset " + (at - from) + "); one input may hold at most " + MAX_UNITS + " units");
                 }
-                at = nextBlob(data, at);
+                at = nextBlob(data, at, from, to);
             }
         } catch (BtfFormatException e) {
             if (count > MAX_UNITS) {
@@ -198,24 +212,24 @@ public final class InputLoader {
      * only zero bytes follow, or when the blob at {@code off} is malformed or followed by other
      * bytes (the reader then reports it).
      */
-    private static int nextBlob(byte[] data, int off) {
+    private static int nextBlob(byte[] data, int off, int from, int to) {
         long end;
         try {
-            end = off + BtfHeader.parse(data, off, data.length - off).blobLength();
+            end = off + BtfHeader.parse(data, off, to - off).blobLength();
         } catch (BtfFormatException e) {
             return -1;
         }
         int p = (int) end;
-        while (p < data.length && data[p] == 0) {
+        while (p < to && data[p] == 0) {
             p++;
         }
-        if (p == data.length) {
+        if (p == to) {
             return -1;
         }
-        if (BtfHeader.detect(data, p, data.length - p) == null) {
-            if (off > 0) {
-                throw new BtfFormatException((data.length - end) + " bytes follow it at offset " + end
-                        + " that are neither zero padding nor another BTF blob (non-zero byte at offset " + p + ")");
+        if (BtfHeader.detect(data, p, to - p) == null) {
+            if (off > from) {
+                throw new BtfFormatException((to - end) + " bytes follow it at offset " + (end - from)
+                        + " that are neither zero padding nor another BTF blob (non-zero byte at offset " + (p - from) + ")");
             }
             return -1;
         }
@@ -255,10 +269,10 @@ public final class InputLoader {
     }
 
     /** A standalone string section starts with NUL; module BTF (split) usually does not. */
-    private static boolean looksSplit(byte[] data) {
+    private static boolean looksSplit(byte[] data, int from, int len) {
         try {
-            BtfHeader h = BtfHeader.parse(data, 0, data.length);
-            long at = h.hdrLen() + h.strOff();
+            BtfHeader h = BtfHeader.parse(data, from, len);
+            long at = from + h.hdrLen() + h.strOff();
             return h.strLen() == 0 || data[(int) at] != 0;
         } catch (BtfFormatException e) {
             return false;

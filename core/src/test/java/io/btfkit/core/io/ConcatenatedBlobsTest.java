@@ -91,6 +91,54 @@ class ConcatenatedBlobsTest {
         assertTrue(e.getMessage().startsWith("blob 2 at offset " + a.length + ": "), e.getMessage());
     }
 
+    /** {@code body} between bytes that are not BTF, as an ELF section lies in its file. */
+    private static byte[] amid(byte[] body) {
+        return concat(new byte[] {7, 7, 7}, body, new byte[] {9, 9});
+    }
+
+    @Test
+    void aRangeOfALargerArrayReadsAsItsCopy() {
+        // an ELF's .BTF is read where it lies in the file's bytes: the same units, and the
+        // same messages with offsets counted from the section's start
+        byte[] a = BtfWriter.write(A);
+        byte[] b = BtfWriter.write(B);
+        for (byte[] body : List.of(a, concat(a, b, a), concat(a, new byte[3], b, new byte[5]))) {
+            List<Btf> whole = InputLoader.readRawUnits(body, null);
+            List<Btf> inPlace = InputLoader.readRawUnits(amid(body), 3, body.length, null);
+            assertEquals(whole.size(), inPlace.size());
+            for (int i = 0; i < whole.size(); i++) {
+                assertArrayEquals(BtfWriter.write(whole.get(i)), BtfWriter.write(inPlace.get(i)));
+            }
+        }
+        byte[] bad = BtfWriter.write(B);
+        bad[12] = (byte) 0xff;
+        for (byte[] body : List.of(concat(a, a, new byte[] {0, 7}), concat(a, bad), concat(a, new byte[] {1, 2}))) {
+            String copy = assertThrows(BtfFormatException.class, () -> InputLoader.readRawUnits(body, null)).getMessage();
+            String range = assertThrows(BtfFormatException.class,
+                    () -> InputLoader.readRawUnits(amid(body), 3, body.length, null)).getMessage();
+            assertEquals(copy, range);
+        }
+        BtfFormatException e = assertThrows(BtfFormatException.class,
+                () -> InputLoader.readRawUnits(amid(flood(65_537)), 3, 65_537 * EMPTY.length, null));
+        assertTrue(e.getMessage().startsWith("more than 65536 BTF blobs back to back (blob 65537 at offset 1638400)"),
+                e.getMessage());
+    }
+
+    @Test
+    void anElfSectionOfSeveralBlobsIsReadInPlaceWithItsOffsets() {
+        byte[] a = BtfWriter.write(A);
+        byte[] obj = io.btfkit.core.elf.ElfFile.parse(TestData.bytes(TestData.sample("gcc/queue.o")))
+                .withSections(new java.util.LinkedHashMap<>(java.util.Map.of(".BTF", concat(a, BtfWriter.write(B), a))));
+        List<Btf> units = InputLoader.load(Path.of("ld-r.o"), obj, null).units();
+        assertEquals(3, units.size());
+        assertArrayEquals(BtfWriter.write(B), BtfWriter.write(units.get(1)));
+        byte[] broken = io.btfkit.core.elf.ElfFile.parse(obj)
+                .withSections(new java.util.LinkedHashMap<>(java.util.Map.of(".BTF", concat(a, a, new byte[] {0, 7}))));
+        BtfFormatException e = assertThrows(BtfFormatException.class, () -> InputLoader.load(Path.of("ld-r.o"), broken, null));
+        assertTrue(e.getMessage().startsWith("section .BTF: blob 2 at offset " + a.length + ": 2 bytes follow it at offset "
+                + 2 * a.length), e.getMessage());
+    }
+
     @Test
     void oneBtfCommandsRefuseSeveralBlobsInsteadOfDroppingThem() {
         byte[] two = concat(BtfWriter.write(A), BtfWriter.write(B));
