@@ -21,6 +21,9 @@ Shapes (N: the size knob):
   unknown-kind  a 129-byte BTF whose layout section describes 21 kinds, one type of kind 20
   ring          N structs 's' and one 't' in a ring through PTRs: every type its own class, found one
                 step a round by Moore's refinement (N/2 rounds over the ring)
+  rings         N rings of 100 structs named 's' or 't' at random (seed 1): each new ring was walked
+                against every earlier class of its root's shape (N^2)
+  ring-lengths  N rings of 100, 101, ... structs, each with one 't': rings that differ only in length
 Only the standard library; output is little-endian raw BTF.
 """
 import struct
@@ -192,6 +195,31 @@ def ring(n=20000):
     return b.bytes()
 
 
+def rings(r=1000, length=100, seed=1):
+    """r rings of length structs, each named 's' or 't' at random (a fixed seed): distinct rings of one shape."""
+    import random
+    rnd = random.Random(seed)
+    b = Btf()
+    for _ in range(r):
+        first = b.next_id()
+        for i in range(length):
+            b.struct(rnd.choice("st"), 8, [("p", first + 2 * i + 1, 0)])
+            b.ptr(first + 2 * ((i + 1) % length))
+    return b.bytes()
+
+
+def ring_lengths(r=300, shortest=100):
+    """r rings of shortest, shortest + 1, ... structs, each with one 't': rings that differ only in length."""
+    b = Btf()
+    for k in range(r):
+        n = shortest + k
+        first = b.next_id()
+        for i in range(n):
+            b.struct("t" if i == 0 else "s", 8, [("p", first + 2 * i + 1, 0)])
+            b.ptr(first + 2 * ((i + 1) % n))
+    return b.bytes()
+
+
 SHAPES = {
     "nested-anon": lambda n: nested_anon(n or 16),
     "proto-fanout": lambda n: proto_fanout(n or 16),
@@ -208,6 +236,8 @@ SHAPES = {
     "ambiguous": lambda n: ambiguous(n or 1000),
     "unknown-kind": lambda n: unknown_kind(),
     "ring": lambda n: ring(n or 20000),
+    "rings": lambda n: rings(n or 1000),
+    "ring-lengths": lambda n: ring_lengths(n or 300),
 }
 
 

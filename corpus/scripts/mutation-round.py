@@ -330,7 +330,7 @@ def with_type_matches(obj):
 def shape_job(rng):
     """(shape name, {file name: bytes}, argv) of one hostile-shape run; {t} in argv is the run's directory."""
     prog = os.path.join(ROOT, "corpus", "samples", "bpf", "core_reads.bpf.o")
-    pick = rng.randrange(9)
+    pick = rng.randrange(10)
     if pick == 0:
         data = hostile_shapes.nested_anon(levels=rng.randint(4, 40), width=rng.randint(2, 8),
                                           leaf=rng.choice([None, "pid", "comm"]))
@@ -391,6 +391,15 @@ def shape_job(rng):
         return "ring", {"r.btf": hostile_shapes.ring(rng.randint(64, 40000))}, rng.choice(
             [["dedup", "{t}/r.btf", "-o", "{t}/out"], ["link", "{t}/r.btf", "{t}/r.btf", "-o", "{t}/out"],
              ["validate", "{t}/r.btf"], ["stats", "{t}/r.btf"]])
+    if pick == 8:
+        if rng.random() < 0.5:
+            length = rng.randint(4, 200)
+            name, data = "rings", hostile_shapes.rings(rng.randint(2, 100_000 // length), length, rng.randrange(1 << 30))
+        else:
+            name, data = "ring-lengths", hostile_shapes.ring_lengths(rng.randint(2, 600), rng.randint(2, 200))
+        return name, {"r.btf": data}, rng.choice(
+            [["dedup", "{t}/r.btf", "-o", "{t}/out"], ["link", "{t}/r.btf", "{t}/r.btf", "-o", "{t}/out"],
+             ["validate", "{t}/r.btf"]])
     return "unknown-kind", {"u.btf": hostile_shapes.unknown_kind()}, rng.choice(
         [["convert", "{t}/u.btf", "--header", rng.choice(["classic", "layout"]), "-o", "{t}/out"],
          ["dedup", "{t}/u.btf", "-o", "{t}/out"], ["validate", "{t}/u.btf"], ["dump", "{t}/u.btf", "--format", "c"]])

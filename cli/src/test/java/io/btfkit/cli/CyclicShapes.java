@@ -98,6 +98,39 @@ final class CyclicShapes {
         return b.sb.toString();
     }
 
+    /**
+     * {@code count} rings of {@code length} structs named 's' or 't' at random, each pointing
+     * to the next through a PTR, then {@code copies} copies of earlier rings entered at
+     * another struct (rotated): many distinct rings of one shape, some of them equal.
+     */
+    static String rings(int count, int length, int copies, long seed) {
+        java.util.Random rnd = new java.util.Random(seed);
+        List<char[]> made = new ArrayList<>();
+        Builder b = new Builder(1);
+        b.line("INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED");
+        for (int r = 0; r < count + copies; r++) {
+            char[] names = new char[length];
+            if (r < count) {
+                for (int i = 0; i < length; i++) {
+                    names[i] = rnd.nextBoolean() ? 's' : 't';
+                }
+                made.add(names);
+            } else {
+                char[] of = made.get(rnd.nextInt(made.size()));
+                int turn = rnd.nextInt(length);
+                for (int i = 0; i < length; i++) {
+                    names[i] = of[(i + turn) % length];
+                }
+            }
+            int first = b.next;
+            for (int i = 0; i < length; i++) {
+                b.line("STRUCT '" + names[i] + "' size=8 vlen=1\n\t'p' type_id=" + (b.next + 1) + " bits_offset=0");
+                b.line("PTR '(anon)' type_id=" + (first + 2 * ((i + 1) % length)));
+            }
+        }
+        return b.sb.toString();
+    }
+
     /** Random small graphs: 1-8 types of the ring kinds (plus INT), each reference any id of the graph. */
     static Arbitrary<String> randomGraphs() {
         Arbitrary<int[]> type = Arbitraries.integers().between(0, 1 << 20).array(int[].class).ofSize(3);

@@ -190,6 +190,17 @@ class CyclicShapesProperties {
         assertEquals(Outcome.SAME_BYTES, againstLibbpf(CyclicShapes.oneDifferingRing(300)));
     }
 
+    /**
+     * Many distinct rings of one shape, with rotated copies among them: each new ring is told
+     * from the earlier ones by its key (Partitioner.KEYED_FROM), and each copy still merges
+     * with the ring it copies, as libbpf merges it.
+     */
+    @Example
+    void manyRingsOfOneShapeWithCopiesDedupAsLibbpfDoes() throws Exception {
+        assertEquals(Outcome.SAME_BYTES, againstLibbpf(CyclicShapes.rings(120, 24, 40, 7)));
+        assertEquals(Outcome.SAME_BYTES, againstLibbpf(CyclicShapes.rings(200, 6, 60, 8)));
+    }
+
     /** The outcomes of the running property's tries against libbpf. */
     private static final Map<Outcome, Integer> OUTCOMES = new EnumMap<>(Outcome.class);
     /** The share of tries (percent) that must reach a comparison; 0 when none must. */

@@ -65,6 +65,12 @@ final class ClassTable {
      * without it as well ({@link ShapeIndex}).
      */
     private ShapeIndex shapes = new ShapeIndex();
+    /**
+     * The groups of classes each cyclic component made, by their key (a class of the group per
+     * key; {@link Partitioner.SccMinimizer#groupKey}): a component whose key no group has
+     * matches none. Written and published as {@link #shapes} is.
+     */
+    private ShapeIndex groups = new ShapeIndex();
 
     ClassTable(ClassTable parent, WorkGraph graph) {
         this(parent, graph, 64);
@@ -97,6 +103,7 @@ final class ClassTable {
         keyChunks = null;
         fullIndex = null;
         shapes = null;
+        groups = null;
     }
 
     ClassTable parent() {
@@ -324,6 +331,28 @@ final class ClassTable {
      */
     void finishCyclic() {
         shapes.publish();
+        groups.publish();
+    }
+
+    /** Records the group of classes a cyclic component made, by its key (under {@link #cyclicLock}). */
+    void addGroup(int c, long key) {
+        groups.add(c, key);
+    }
+
+    /**
+     * Number of groups (all layers) whose key is {@code key}; -1 when a caller without
+     * {@link #cyclicLock} cannot tell.
+     */
+    int groupsWithKey(long key, boolean locked) {
+        int count = 0;
+        for (ClassTable t = this; t != null; t = t.parent) {
+            int n = t.groups.count(key, locked);
+            if (n < 0) {
+                return -1;
+            }
+            count += n;
+        }
+        return count;
     }
 
     /** Records the children's classes of cyclic component class {@code c} and indexes its full key. */
