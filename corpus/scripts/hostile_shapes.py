@@ -24,6 +24,8 @@ Shapes (N: the size knob):
   rings         N rings of 100 structs named 's' or 't' at random (seed 1): each new ring was walked
                 against every earlier class of its root's shape (N^2)
   ring-lengths  N rings of 100, 101, ... structs, each with one 't': rings that differ only in length
+  rings-shared  rings, each struct also pointing to one shared cyclic list_head (an outside
+                reference to an older group)
 Only the standard library; output is little-endian raw BTF.
 """
 import struct
@@ -208,6 +210,22 @@ def rings(r=1000, length=100, seed=1):
     return b.bytes()
 
 
+def rings_shared(r=1000, length=100, seed=1):
+    """rings(), each struct also pointing to one shared cyclic struct list_head {next, prev}."""
+    import random
+    rnd = random.Random(seed)
+    b = Btf()
+    head = b.next_id()
+    b.struct("list_head", 16, [("next", head + 1, 0), ("prev", head + 1, 64)])
+    b.ptr(head)
+    for _ in range(r):
+        first = b.next_id()
+        for i in range(length):
+            b.struct(rnd.choice("st"), 16, [("p", first + 2 * i + 1, 0), ("l", head + 1, 64)])
+            b.ptr(first + 2 * ((i + 1) % length))
+    return b.bytes()
+
+
 def ring_lengths(r=300, shortest=100):
     """r rings of shortest, shortest + 1, ... structs, each with one 't': rings that differ only in length."""
     b = Btf()
@@ -238,6 +256,7 @@ SHAPES = {
     "ring": lambda n: ring(n or 20000),
     "rings": lambda n: rings(n or 1000),
     "ring-lengths": lambda n: ring_lengths(n or 300),
+    "rings-shared": lambda n: rings_shared(n or 1000),
 }
 
 

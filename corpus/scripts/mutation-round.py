@@ -392,9 +392,11 @@ def shape_job(rng):
             [["dedup", "{t}/r.btf", "-o", "{t}/out"], ["link", "{t}/r.btf", "{t}/r.btf", "-o", "{t}/out"],
              ["validate", "{t}/r.btf"], ["stats", "{t}/r.btf"]])
     if pick == 8:
-        if rng.random() < 0.5:
+        pick = rng.randrange(3)
+        if pick < 2:
             length = rng.randint(4, 200)
-            name, data = "rings", hostile_shapes.rings(rng.randint(2, 100_000 // length), length, rng.randrange(1 << 30))
+            make = hostile_shapes.rings if pick == 0 else hostile_shapes.rings_shared
+            name, data = ("rings", "rings-shared")[pick], make(rng.randint(2, 100_000 // length), length, rng.randrange(1 << 30))
         else:
             name, data = "ring-lengths", hostile_shapes.ring_lengths(rng.randint(2, 600), rng.randint(2, 200))
         return name, {"r.btf": data}, rng.choice(

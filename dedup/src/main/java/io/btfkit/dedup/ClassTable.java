@@ -104,6 +104,8 @@ final class ClassTable {
         fullIndex = null;
         shapes = null;
         groups = null;
+        groupOfClass = null;
+        classesOfGroup = null;
     }
 
     ClassTable parent() {
@@ -334,9 +336,135 @@ final class ClassTable {
         groups.publish();
     }
 
-    /** Records the group of classes a cyclic component made, by its key (under {@link #cyclicLock}). */
-    void addGroup(int c, long key) {
-        groups.add(c, key);
+    /** Cyclic class to its group (the group's first class), once keyed; written under {@link #cyclicLock}. */
+    private it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap groupOfClass = newGroupMap();
+
+    private static it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap newGroupMap() {
+        it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap m = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap();
+        m.defaultReturnValue(-1);
+        return m;
+    }
+
+    /** Each group's classes, by the group's first class, once keyed; written under {@link #cyclicLock}. */
+    private it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<int[]> classesOfGroup =
+            new it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap<>();
+
+    /** The classes of group {@code group} (its first class), under the same conditions as {@link #groupOf}. */
+    int[] groupClasses(int group) {
+        return layerOf(group).classesOfGroup.get(group);
+    }
+
+    /**
+     * The group of class {@code c} (-1: not a cyclic component's class), after
+     * {@link #ensureKeyed} and under this layer's {@link #cyclicLock} (older layers are no
+     * longer written).
+     */
+    int groupOf(int c) {
+        return c <= 0 ? -1 : layerOf(c).groupOfClass.get(c);
+    }
+
+    /** The groups of this layer in order of creation (their classes); under {@link #cyclicLock}. */
+    private final java.util.ArrayList<int[]> groupList = new java.util.ArrayList<>();
+    /**
+     * Whether every group of this layer is in {@link #groups}: keys are made only once a
+     * component asks for them ({@link #ensureKeyed}), since most dedups never do (a vmlinux's
+     * 347 groups took 4-5 ms to key, mostly in the interpreter).
+     */
+    private volatile boolean keyed;
+
+    /**
+     * Records the group of classes a cyclic component made ({@code classes}, the first naming
+     * the group; their children's classes known), keyed at once if this layer is keyed (under
+     * {@link #cyclicLock}).
+     */
+    void addGroup(int[] classes) {
+        groupList.add(classes);
+        if (keyed) {
+            index(classes);
+        }
+    }
+
+    /** Indexes a group: its key, its classes by its first, its classes' group. */
+    private void index(int[] classes) {
+        int group = classes[0];
+        groups.add(group, groupKey(classes));
+        classesOfGroup.put(group, classes);
+        for (int c : classes) {
+            groupOfClass.put(c, group);
+        }
+    }
+
+    /** Keys every group of this layer and of its parents (the caller holds this layer's {@link #cyclicLock}). */
+    void ensureKeyed() {
+        if (parent != null && !parent.keyed) {
+            // (lock order: a layer, then its parent; a parent is no longer written otherwise)
+            synchronized (parent.cyclicLock) {
+                parent.ensureKeyed();
+            }
+        }
+        if (!keyed) {
+            for (int[] classes : groupList) {
+                index(classes);
+            }
+            groups.publish();
+            keyed = true;
+        }
+    }
+
+    /** Per class of the group being keyed: its position, and its hash this round and the next. */
+    private final it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap keyPos = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap();
+    private long[] keyHash = new long[16];
+    private long[] keyNext = new long[16];
+
+    /**
+     * {@link Partitioner.SccMinimizer#groupKey} of a group, from its classes: each class is a
+     * block, its representative's shape, its children's classes (internal: a class of the
+     * group). The same formula on the same graph, so a component equal to the group gets the
+     * same key.
+     */
+    private long groupKey(int[] classes) {
+        int colors = classes.length;
+        if (keyHash.length < colors) {
+            keyHash = new long[Math.max(colors, 2 * keyHash.length)];
+            keyNext = new long[keyHash.length];
+        }
+        keyPos.clear();
+        keyPos.defaultReturnValue(-1);
+        for (int b = 0; b < colors; b++) {
+            keyPos.put(classes[b], b);
+        }
+        long[] h = keyHash;
+        long[] h2 = keyNext;
+        for (int b = 0; b < colors; b++) {
+            int c = classes[b];
+            int node = rep(c);
+            long x = Shapes.hash(graph.wordsOf(node), graph.start(node), node);
+            int n = graph.childCount(node);
+            for (int j = 0; j < n; j++) {
+                int cc = childClass(c, j);
+                x = Shapes.mix(x + (keyPos.get(cc) >= 0 ? Partitioner.SccMinimizer.KEY_INTERNAL
+                        : Partitioner.SccMinimizer.KEY_EXTERNAL * (cc + 1L)));
+            }
+            h[b] = x;
+        }
+        for (int r = Partitioner.SccMinimizer.keyRounds(colors); r > 0; r--) {
+            for (int b = 0; b < colors; b++) {
+                int c = classes[b];
+                long x = Shapes.mix(h[b] + Partitioner.SccMinimizer.KEY_ROUND);
+                int n = graph.childCount(rep(c));
+                for (int j = 0; j < n; j++) {
+                    int at = keyPos.get(childClass(c, j));
+                    if (at >= 0) {
+                        x = Shapes.mix(x + Partitioner.SccMinimizer.KEY_CHILD * h[at]);
+                    }
+                }
+                h2[b] = x;
+            }
+            long[] t = h;
+            h = h2;
+            h2 = t;
+        }
+        return Partitioner.SccMinimizer.keyOf(h, colors);
     }
 
     /**
@@ -346,6 +474,9 @@ final class ClassTable {
     int groupsWithKey(long key, boolean locked) {
         int count = 0;
         for (ClassTable t = this; t != null; t = t.parent) {
+            if (!t.keyed) {
+                return -1; // a caller without the lock; with it, ensureKeyed came first
+            }
             int n = t.groups.count(key, locked);
             if (n < 0) {
                 return -1;

@@ -197,18 +197,89 @@ final class Partitioner {
                 rootShape = sh;
             }
         }
-        if (best >= KEYED_FROM && minimizer.keyable(members, k)
-                && table.groupsWithKey(minimizer.groupKey(members, k), locked) <= 0) {
-            // no group of classes has the component's key, so none can match (-1: a caller
-            // without the lock cannot tell, and decides again under it)
-            return false;
+        int only = 0;
+        if (best >= KEYED_FROM) {
+            if (locked) {
+                table.ensureKeyed();
+            }
+            int groups = table.groupsWithKey(minimizer.groupKey(members, k), locked);
+            if (groups < 0) {
+                return false; // a caller without the lock cannot tell, and decides again under it
+            }
+            if (groups == 0) {
+                // no group has the component's key: only the groups it refers to outside itself
+                // may still hold its classes (SccMinimizer#groupKey), whose classes' groups are
+                // read under the lock
+                if (!locked) {
+                    return false;
+                }
+                only = outsideGroups(members, k);
+                if (only == 0) {
+                    return false;
+                }
+            }
+        }
+        if (only > 0) {
+            // the classes of those groups, or the candidates of the root's shape that are among
+            // them: whichever list is shorter
+            long size = 0;
+            for (int i = 0; i < only; i++) {
+                size += table.groupClasses(groupBuf[i]).length;
+            }
+            if (size < best) {
+                for (int i = 0; i < only; i++) {
+                    for (int c : table.groupClasses(groupBuf[i])) {
+                        if (tryMatch(root, c, k)) {
+                            return true;
+                        }
+                    }
+                }
+                return false;
+            }
         }
         if (candidates.length < best) {
             candidates = new int[best];
         }
         int n = Math.min(table.shapeCandidates(rootShape, locked, candidates), candidates.length);
         for (int i = 0; i < n; i++) {
-            if (tryMatch(root, candidates[i], k)) {
+            if ((only == 0 || inOutsideGroups(table.groupOf(candidates[i]), only)) && tryMatch(root, candidates[i], k)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The groups of cyclic classes the component refers to outside itself ({@link #outsideGroups}). */
+    private int[] groupBuf = new int[8];
+
+    /**
+     * Collects in {@link #groupBuf} the groups (ClassTable#groupOf) of the cyclic classes the
+     * component's members refer to outside it; returns how many (the caller holds the lock).
+     */
+    private int outsideGroups(int[] members, int k) {
+        int count = 0;
+        for (int mi = 0; mi < k; mi++) {
+            int node = members[mi] + first;
+            int n = g.childCount(node);
+            for (int i = 0; i < n; i++) {
+                int ch = g.child(node, i);
+                if (ch != 0 && (ch < first || cls[ch - first] != NONE)) {
+                    int group = table.groupOf(classOf(ch));
+                    if (group >= 0 && !inOutsideGroups(group, count)) {
+                        if (count == groupBuf.length) {
+                            groupBuf = Arrays.copyOf(groupBuf, 2 * count);
+                        }
+                        groupBuf[count++] = group;
+                    }
+                }
+            }
+        }
+        return count;
+    }
+
+    private boolean inOutsideGroups(int group, int count) {
+        for (int i = 0; i < count; i++) {
+            if (groupBuf[i] == group) {
                 return true;
             }
         }
@@ -371,9 +442,6 @@ final class Partitioner {
 
         /** The component's blocks after refinement ({@link #refined}), NONE until refined. */
         private int refinedColors = NONE;
-        /** Whether the refined component refers outside itself only to leaves ({@link #keyable}). */
-        private boolean leavesOutside;
-
         /** A new component is being taken: the blocks refined for the last one are not its. */
         void forget() {
             refinedColors = NONE;
@@ -422,6 +490,25 @@ final class Partitioner {
          * partition takes 45 ms), and few groups are that large.
          */
         private static final int KEY_LARGE = 1024;
+        /** The key's constants, shared with {@link ClassTable}'s keys of groups. */
+        static final long KEY_INTERNAL = 0x7FEB352DL;
+        static final long KEY_EXTERNAL = 0x846CA68BL;
+        static final long KEY_ROUND = 0x632BE59BD9B4E019L;
+        static final long KEY_CHILD = 0x9E3779B97F4A7C15L;
+
+        /** Rounds of the key of a group or component of {@code blocks} blocks. */
+        static int keyRounds(int blocks) {
+            return blocks >= KEY_LARGE ? 0 : Math.min(KEY_ROUNDS, blocks);
+        }
+
+        /** The key from the blocks' hashes after the rounds. */
+        static long keyOf(long[] h, int blocks) {
+            long sum = 0;
+            for (int b = 0; b < blocks; b++) {
+                sum += Shapes.mix(h[b]);
+            }
+            return Shapes.mix(sum + 0xD6E8FEB86659FD93L * blocks);
+        }
 
         /**
          * A key of the component's minimal quotient that does not depend on where one enters
@@ -429,37 +516,20 @@ final class Partitioner {
          * {@link #KEY_ROUNDS} rounds (shape, external classes, then the hashes of internal
          * references in order).
          *
-         * <p>Sound as a filter for a component that refers outside itself only to leaves
-         * ({@link Partitioner#onlyLeavesOutside}): when a member is equivalent to a class, the
-         * blocks of the (minimised) component correspond one to one to the classes of that
-         * class's group — the classes one component made, on which every cycle of the class
-         * graph through the class lies — with equal shapes, equal external classes and
-         * corresponding internal references; so the group's key, made the same way when its
-         * component was minimised, is equal. Rings that differ only in length differ in their
-         * number of blocks.
+         * <p>What it rules out: let a member be equivalent to class X of group B (the classes
+         * one component made; every cycle of the class graph through X lies in B, since
+         * classes only refer to older ones or to their own group's). A reference the
+         * component keeps inside itself corresponds to a reference of B's classes inside B. A
+         * reference outside the component, to class Z, corresponds to the same Z — inside B
+         * when Z is one of B's classes, outside it otherwise. So unless the component refers
+         * outside itself to a class of B, its blocks correspond one to one to B's classes with
+         * equal hashes, and B's key, made the same way when B's component was minimised, is
+         * the component's. A component whose key no group has can therefore only match a group
+         * it refers to from outside ({@link Partitioner#outsideGroups}): a struct pointing to
+         * itself through a new PTR and through the PTR of an older equal struct is that struct,
+         * yet its component has one internal reference where the group has two. Rings that
+         * differ only in length differ in their number of blocks.
          */
-        /**
-         * Whether the component refers outside itself only to void and to types that refer to
-         * nothing (INT, ENUM, FWD, ...): only then is its {@link #groupKey} that of the group
-         * of any class a member is equivalent to. Such a type is never in a group of cyclic
-         * classes, so a member has a reference outside its component exactly where the class
-         * has one outside its group. A reference to an older cyclic class breaks that: a struct
-         * pointing to itself through a new PTR and through the PTR of an older equal struct is
-         * that struct, yet its component has one internal reference where the group has two.
-         * Only such groups are keyed, and only such components look their key up.
-         */
-        boolean keyable(int[] members, int k) {
-            int[] pos = p.scratch;
-            for (int i = 0; i < k; i++) {
-                pos[members[i]] = i;
-            }
-            refined(members, k, pos);
-            for (int i = 0; i < k; i++) {
-                pos[members[i]] = NONE;
-            }
-            return leavesOutside;
-        }
-
         long groupKey(int[] members, int k) {
             int[] pos = p.scratch;
             for (int i = 0; i < k; i++) {
@@ -494,19 +564,19 @@ final class Partitioner {
                 int n = g.childCount(node);
                 for (int j = 0; j < n; j++) {
                     int ch = g.child(node, j);
-                    x = Shapes.mix(x + (p.internal(ch, pos) ? 0x7FEB352DL : 0x846CA68BL * (p.classOf(ch) + 1L)));
+                    x = Shapes.mix(x + (p.internal(ch, pos) ? KEY_INTERNAL : KEY_EXTERNAL * (p.classOf(ch) + 1L)));
                 }
                 h[b] = x;
             }
-            for (int r = colors >= KEY_LARGE ? 0 : Math.min(KEY_ROUNDS, colors); r > 0; r--) {
+            for (int r = keyRounds(colors); r > 0; r--) {
                 for (int b = 0; b < colors; b++) {
                     int node = blockRep[b];
-                    long x = Shapes.mix(h[b] + 0x632BE59BD9B4E019L);
+                    long x = Shapes.mix(h[b] + KEY_ROUND);
                     int n = g.childCount(node);
                     for (int j = 0; j < n; j++) {
                         int ch = g.child(node, j);
                         if (p.internal(ch, pos)) {
-                            x = Shapes.mix(x + 0x9E3779B97F4A7C15L * h[color[pos[ch - first]]]);
+                            x = Shapes.mix(x + KEY_CHILD * h[color[pos[ch - first]]]);
                         }
                     }
                     h2[b] = x;
@@ -515,11 +585,7 @@ final class Partitioner {
                 h = h2;
                 h2 = t;
             }
-            long sum = 0;
-            for (int b = 0; b < colors; b++) {
-                sum += Shapes.mix(h[b]);
-            }
-            return Shapes.mix(sum + 0xD6E8FEB86659FD93L * colors);
+            return keyOf(h, colors);
         }
 
         void minimize(int[] members, int k) {
@@ -530,7 +596,6 @@ final class Partitioner {
                 pos[members[i]] = i;
             }
             int colors = refined(members, k, pos);
-            long key = leavesOutside ? groupKey(members, k, pos, colors) : 0;
             // one class per block; representative = first member of the block
             Arrays.fill(blockClass, 0, colors, NONE);
             ClassTable table = p.table;
@@ -543,9 +608,7 @@ final class Partitioner {
                 }
                 p.cls[members[i]] = blockClass[b];
             }
-            if (leavesOutside) {
-                table.addGroup(blockClass[color[0]], key);
-            }
+
             for (int b = 0; b < colors; b++) {
                 int c = blockClass[b];
                 int rep = table.rep(c);
@@ -558,6 +621,7 @@ final class Partitioner {
                 }
                 table.indexFull(c, ClassTable.fullHash(blockShape[b], p.childBuf, n), p.childBuf, n, p.keys);
             }
+            table.addGroup(Arrays.copyOf(blockClass, colors));
             for (int i = 0; i < k; i++) {
                 pos[members[i]] = NONE;
             }
@@ -569,7 +633,6 @@ final class Partitioner {
             int first = p.first;
             resetKeys(k);
             int colors = 0;
-            boolean leaves = true;
             for (int i = 0; i < k; i++) {
                 int node = members[i] + first;
                 long h = Shapes.hash(g.wordsOf(node), g.start(node), node);
@@ -577,12 +640,7 @@ final class Partitioner {
                 for (int j = 0; j < n; j++) {
                     int ch = g.child(node, j);
                     boolean internal = ch >= first && pos[ch - first] != NONE && p.cls[ch - first] == NONE;
-                    int c = internal ? NONE : p.classOf(ch);
-                    h = Shapes.mix(h + (internal ? 0x7FEB352DL : 0x846CA68BL * (c + 1L)));
-                    if (leaves && c > 0) {
-                        ClassTable table = p.table;
-                        leaves = TypeRefs.typeIdCount(table.repWords(c), table.repStart(c)) == 0;
-                    }
+                    h = Shapes.mix(h + (internal ? 0x7FEB352DL : 0x846CA68BL * (p.classOf(ch) + 1L)));
                 }
                 int found = NONE;
                 for (int c = head(h); c != NONE; c = chain[c]) {
@@ -598,7 +656,6 @@ final class Partitioner {
                 }
                 color[i] = found;
             }
-            leavesOutside = leaves;
             return colors;
         }
 

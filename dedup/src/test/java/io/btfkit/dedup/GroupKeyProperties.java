@@ -125,6 +125,58 @@ class GroupKeyProperties {
         assertEquals(2, dedup(text, Integer.MAX_VALUE).ownTypeCount());
     }
 
+    /** Rings of 20 random a/b structs from id {@code next}: {@code count} of them, or rotated copies of {@code of}. */
+    private static String ringText(Random rnd, int next, int count, List<char[]> made, List<char[]> of) {
+        StringBuilder sb = new StringBuilder();
+        for (int r = 0; r < count; r++) {
+            char[] names = new char[20];
+            if (of == null) {
+                for (int i = 0; i < 20; i++) {
+                    names[i] = rnd.nextBoolean() ? 'a' : 'b';
+                }
+                made.add(names);
+            } else {
+                int turn = rnd.nextInt(20);
+                for (int i = 0; i < 20; i++) {
+                    names[i] = of.get(r)[(i + turn) % 20];
+                }
+            }
+            int first = next;
+            for (int i = 0; i < 20; i++) {
+                // anonymous structs told apart by their member's name: a named one equal to a base
+                // definition is resolved to it before the partition (DeclarationChain)
+                sb.append('[').append(next).append("] STRUCT '(anon)' size=8 vlen=1\n\t'").append(names[i])
+                        .append("' type_id=").append(next + 1).append(" bits_offset=0\n");
+                sb.append('[').append(next + 1).append("] PTR '(anon)' type_id=").append(first + 2 * ((i + 1) % 20)).append('\n');
+                next += 2;
+            }
+        }
+        return sb.toString();
+    }
+
+    @Example
+    void aSplitDedupFindsTheGroupsOfItsBase() {
+        // the base's groups are keyed when a split dedup first asks, under the base's lock
+        Random rnd = new Random(5);
+        List<char[]> baseRings = new ArrayList<>();
+        Btf base = RawTextParser.parse(ringText(rnd, 1, 40, baseRings, null), null);
+        String split = ringText(rnd, base.typeCount(), 40, baseRings, baseRings)
+                + ringText(rnd, base.typeCount() + 1600, 40, new ArrayList<>(), null);
+        for (int keyedFrom : new int[] {0, Integer.MAX_VALUE}) {
+            int old = Partitioner.KEYED_FROM;
+            try {
+                // the base classified without keys (as a vmlinux is), the split with them
+                Partitioner.KEYED_FROM = Integer.MAX_VALUE;
+                BaseIndex index = BaseIndex.of(base);
+                Partitioner.KEYED_FROM = keyedFrom;
+                Btf out = Deduplicator.dedup(RawTextParser.parse(split, base), index).btf();
+                assertEquals(40 * 40, out.ownTypeCount(), "keyedFrom " + keyedFrom);
+            } finally {
+                Partitioner.KEYED_FROM = old;
+            }
+        }
+    }
+
     @Example
     void everyCopyOfARingFindsItsGroup() {
         // 40 distinct rings of 30 random a/b names and 40 rotated copies of them: 80 rings in,
