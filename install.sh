@@ -11,7 +11,8 @@ jar="$here/cli/target/btfkit.jar"
 # The jar and the man pages, built when missing or older than the sources.
 build() {
   "$here/btfkit" --version >/dev/null # (the launcher rebuilds when sources changed, and says so)
-  if [ ! -f "$here/cli/target/man/btfkit.1" ] || [ ! -f "$here/cli/target/btfkit.classlist" ]; then
+  if [ ! -f "$here/cli/target/man/btfkit.1" ] || [ ! -f "$here/cli/target/btfkit.classlist" ] \
+      || [ ! -f "$here/cli/target/btfkit-core.classlist" ]; then
     echo "btfkit: building (man pages missing)..." >&2
     (cd "$here" && MAVEN_OPTS="${MAVEN_OPTS:-} -Djansi.noreset=true" mvn -B -q -Dstyle.color=never -DskipTests package >&2)
   fi
@@ -24,6 +25,7 @@ stage() {
   install -d "$root/bin" "$share" "$root/share/bash-completion/completions" "$root/share/man/man1"
   install -m 0644 "$jar" "$share/btfkit.jar"
   install -m 0644 "$here/cli/target/btfkit.classlist" "$share/btfkit.classlist"
+  install -m 0644 "$here/cli/target/btfkit-core.classlist" "$share/btfkit-core.classlist"
   install -m 0644 "$here/cli/src/main/dist/jvm-flags.sh" "$share/jvm-flags.sh"
   cat > "$root/bin/btfkit" <<'LAUNCHER'
 #!/usr/bin/env bash
@@ -31,7 +33,7 @@ stage() {
 share="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../share/btfkit" && pwd)"
 . "$share/jvm-flags.sh"
 btfkit_jvm_flags
-cds=(); [ -f "$share/btfkit.jsa" ] && cds=(-XX:SharedArchiveFile="$share/btfkit.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off)
+btfkit_cds "$share" "${1:-}"
 exec java "${cds[@]}" "${jvm[@]}" -jar "$share/btfkit.jar" "$@"
 LAUNCHER
   chmod 0755 "$root/bin/btfkit"
@@ -42,9 +44,11 @@ LAUNCHER
 # The class-data-sharing archive, made for the installed jar's path (it holds the classes short
 # commands load, picocli's too; a JVM of another build ignores it).
 share_classes() {
-  local share="$1"
-  java -Xshare:dump -XX:SharedClassListFile="$share/btfkit.classlist" -XX:SharedArchiveFile="$share/btfkit.jsa" \
-    -Xlog:cds=off -cp "$share/btfkit.jar" >/dev/null 2>&1 || rm -f "$share/btfkit.jsa"
+  local share="$1" a
+  for a in btfkit btfkit-core; do
+    java -Xshare:dump -XX:SharedClassListFile="$share/$a.classlist" -XX:SharedArchiveFile="$share/$a.jsa" \
+      -Xlog:cds=off -cp "$share/btfkit.jar" >/dev/null 2>&1 || rm -f "$share/$a.jsa"
+  done
 }
 
 install_into() {
@@ -86,7 +90,7 @@ uninstall_from() {
     case "$f" in ''|/*|*..*) continue ;; esac # (only paths below PREFIX)
     rm -f "$prefix/$f"
   done < "$list"
-  rm -f "$prefix/share/btfkit/btfkit.jsa"
+  rm -f "$prefix/share/btfkit/btfkit.jsa" "$prefix/share/btfkit/btfkit-core.jsa"
   rmdir "$prefix/share/btfkit" 2>/dev/null || true
   echo "removed btfkit from $prefix"
 }
@@ -124,11 +128,13 @@ CONTROL
 set -e
 if [ "$1" = configure ]; then
   s=/usr/share/btfkit
-  java -Xshare:dump -XX:SharedClassListFile=$s/btfkit.classlist -XX:SharedArchiveFile=$s/btfkit.jsa \
-    -Xlog:cds=off -cp $s/btfkit.jar >/dev/null 2>&1 || rm -f $s/btfkit.jsa
+  for a in btfkit btfkit-core; do
+    java -Xshare:dump -XX:SharedClassListFile=$s/$a.classlist -XX:SharedArchiveFile=$s/$a.jsa \
+      -Xlog:cds=off -cp $s/btfkit.jar >/dev/null 2>&1 || rm -f $s/$a.jsa
+  done
 fi
 POSTINST
-  printf '#!/bin/sh\nset -e\nrm -f /usr/share/btfkit/btfkit.jsa\n' > "$stage/DEBIAN/prerm"
+  printf '#!/bin/sh\nset -e\nrm -f /usr/share/btfkit/btfkit.jsa /usr/share/btfkit/btfkit-core.jsa\n' > "$stage/DEBIAN/prerm"
   chmod 0755 "$stage/DEBIAN/postinst" "$stage/DEBIAN/prerm"
   mkdir -p "$out"
   dpkg-deb --root-owner-group -Zxz --build "$stage" "$out/btfkit_${version}_all.deb" >/dev/null

@@ -29,6 +29,35 @@ class LauncherTest {
         return new String[] {Integer.toString(p.waitFor()), out};
     }
 
+    /** The archive option btfkit_cds gives for {@code command} with archives {@code present} in a directory. */
+    private static String archiveFor(String command, String... present) throws Exception {
+        Path dir = java.nio.file.Files.createTempDirectory("cds");
+        for (String a : present) {
+            java.nio.file.Files.writeString(dir.resolve(a), "");
+        }
+        String script = ". '" + FLAGS + "'; btfkit_cds \"$D\" \"$C\"; echo \"${cds[0]:-none}\"";
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", script).redirectErrorStream(true);
+        pb.environment().put("D", dir.toString());
+        pb.environment().put("C", command);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertEquals(0, p.waitFor(), out);
+        return out.replace(dir + "/", "");
+    }
+
+    @Test
+    void dedupAndLinkMapTheirOwnArchiveTheOthersTheArchiveOfAll() throws Exception {
+        String both = "-XX:SharedArchiveFile=";
+        assertEquals(both + "btfkit-core.jsa", archiveFor("dedup", "btfkit.jsa", "btfkit-core.jsa"));
+        assertEquals(both + "btfkit-core.jsa", archiveFor("link", "btfkit.jsa", "btfkit-core.jsa"));
+        assertEquals(both + "btfkit.jsa", archiveFor("dump", "btfkit.jsa", "btfkit-core.jsa"));
+        assertEquals(both + "btfkit.jsa", archiveFor("", "btfkit.jsa", "btfkit-core.jsa"));
+        // an archive that could not be made (another JVM, a failed dump) is not asked for
+        assertEquals(both + "btfkit.jsa", archiveFor("dedup", "btfkit.jsa"));
+        assertEquals("none", archiveFor("dump", "btfkit-core.jsa"));
+        assertEquals("none", archiveFor("link"));
+    }
+
     @Test
     void aSmallHeapTheUserGivesStarts() throws Exception {
         for (String opts : List.of("-Xmx20m", "-Xmx8m", "-XX:MaxHeapSize=16m", "-Xms8m", "-Xmx2g", "")) {
