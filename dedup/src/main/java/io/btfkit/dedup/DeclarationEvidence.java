@@ -29,6 +29,7 @@ final class DeclarationEvidence {
     final boolean definitionsAlways;
     private final PhaseTimer timer;
     private ContextResolver.Enclosing enclosing;
+    private java.util.concurrent.ForkJoinTask<ContextResolver.Enclosing> enclosingTask;
     private Definitions definitions;
     private Definitions.Atoms atoms;
     /** {@link #declaredNames}{@code (true)}, once made. */
@@ -71,10 +72,22 @@ final class DeclarationEvidence {
     /** Enclosing definitions of the context rule; null unless it runs ({@link ContextRule#applies}). */
     ContextResolver.Enclosing enclosing() {
         if ((units || wholeInputs) && enclosing == null) {
-            enclosing = ContextResolver.Enclosing.of(m);
+            enclosing = enclosingTask != null ? enclosingTask.join() : ContextResolver.Enclosing.of(m);
+            enclosingTask = null;
             timer.lap("enclosing");
         }
         return enclosing;
+    }
+
+    /**
+     * Starts finding the enclosing definitions on another core while this one builds the atoms
+     * and, for whole inputs, classifies the declared tags: both only read the merged words, and
+     * each is a single-threaded pass over every type (4,023 modules: 30 and 54 ms).
+     */
+    private void enclosingMeanwhile() {
+        if ((units || wholeInputs) && enclosing == null && enclosingTask == null) {
+            enclosingTask = java.util.concurrent.ForkJoinPool.commonPool().submit(() -> ContextResolver.Enclosing.of(m));
+        }
     }
 
     /**
@@ -86,7 +99,9 @@ final class DeclarationEvidence {
      */
     Definitions definitions() {
         if (definitions == null) {
+            enclosingMeanwhile();
             if (units) {
+                atoms();
                 ContextResolver.Enclosing enc = enclosing();
                 definitions = define(i -> enc.is(m.words, m.starts[i]), null);
             } else if (wholeInputs) {
@@ -100,11 +115,15 @@ final class DeclarationEvidence {
     }
 
     private Definitions define(java.util.function.IntPredicate alsoRoot, java.util.function.IntPredicate rootName) {
+        return Definitions.of(m.words, m.starts, m.firstId, base, false, parts, alsoRoot, rootName, atoms());
+    }
+
+    private Definitions.Atoms atoms() {
         if (atoms == null) {
             atoms = new Definitions.Atoms(m.words, m.starts, base);
             timer.lap("atoms");
         }
-        return Definitions.of(m.words, m.starts, m.firstId, base, false, parts, alsoRoot, rootName, atoms);
+        return atoms;
     }
 
     /**

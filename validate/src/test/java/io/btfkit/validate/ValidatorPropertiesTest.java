@@ -44,6 +44,45 @@ class ValidatorPropertiesTest {
         return type.list().ofMinSize(0).ofMaxSize(12);
     }
 
+    /**
+     * A large BTF runs its field rules beside the other passes: the findings are those of the
+     * passes in order, whatever defects the soup holds (types the field rules fail that the
+     * resolution would trip over, cycles, kernel-only findings) and wherever it sits among
+     * valid types.
+     */
+    @Property(tries = 40)
+    void concurrentPassesFindWhatPassesInOrderFind(@ForAll("soups") List<int[]> types,
+                                                    @ForAll @net.jqwik.api.constraints.IntRange(max = 3) int where) {
+        BtfBuilder b = new BtfBuilder();
+        b.addString("a");
+        b.addString("b c");
+        int filler = Validator.CONCURRENT_FROM;
+        int before = filler * where / 3;
+        int i = b.addInt("int", 4, 1);
+        for (int k = 1; k < before; k++) {
+            b.addPtr(i + k - 1);
+        }
+        int soupFirst = b.nextId();
+        for (int[] w : types) {
+            int[] c = w.clone();
+            // the soup's small ids point into the soup, as in the plain property
+            if (c.length > 2 && Kind.isKnown(Kind.kindOf(c[1])) && c[2] > 0 && c[2] < 16) {
+                c[2] += soupFirst - 1;
+            }
+            b.addRaw(c, 0, c.length);
+        }
+        for (int k = before; k < filler; k++) {
+            b.addConst(i);
+        }
+        Btf btf = b.build();
+        for (Validator.Profile p : Validator.Profile.values()) {
+            for (boolean stop : new boolean[] {false, true}) {
+                Validator.Options o = new Validator.Options(stop, p);
+                assertEquals(Validator.validateInOrder(btf, o).toString(), Validator.validate(btf, o).toString());
+            }
+        }
+    }
+
     @Property(tries = 400)
     void neverThrowsAndAgreesOnValidity(@ForAll("soups") List<int[]> types) {
         BtfBuilder b = new BtfBuilder();
