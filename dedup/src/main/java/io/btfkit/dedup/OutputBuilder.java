@@ -171,8 +171,9 @@ final class OutputBuilder {
         private final byte[] pool;
         private final int stringStart;
         private final boolean standalone;
-        private final int[] byByte;
-        private final it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap byMap;
+        private final StringOrdinals ordinals;
+        /** Per string of the pool (by ordinal): its output offset, or -1 while not placed. */
+        private final int[] placedAt;
         /** The section: never longer than the pool (each string at most once). */
         private final byte[] out;
         private int size;
@@ -181,15 +182,9 @@ final class OutputBuilder {
             this.pool = pool;
             this.stringStart = stringStart;
             this.standalone = standalone;
-            if (pool.length > 1 << 20) {
-                byByte = null;
-                byMap = new it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap(pool.length / 16);
-                byMap.defaultReturnValue(-1);
-            } else {
-                byByte = new int[pool.length + 1];
-                Arrays.fill(byByte, -1);
-                byMap = null;
-            }
+            this.ordinals = new StringOrdinals(pool);
+            placedAt = new int[ordinals.count()];
+            Arrays.fill(placedAt, -1);
             out = new byte[pool.length + 1];
             if (standalone) {
                 size = 1; // the empty string first, at 0
@@ -198,10 +193,6 @@ final class OutputBuilder {
 
         private boolean isOwn(int off) {
             return off >= stringStart && !(standalone && off == 0);
-        }
-
-        private int get(int p) {
-            return byByte != null ? byByte[p] : byMap.get(p);
         }
 
         /**
@@ -213,7 +204,8 @@ final class OutputBuilder {
                 return off;
             }
             int p = off - stringStart;
-            int at = get(p);
+            int o = ordinals.of(p);
+            int at = placedAt[o];
             if (at >= 0) {
                 return stringStart + at;
             }
@@ -223,18 +215,14 @@ final class OutputBuilder {
             }
             at = size;
             System.arraycopy(pool, p, out, at, e - p); // (the NUL is already there)
-            if (byByte != null) {
-                byByte[p] = at;
-            } else {
-                byMap.put(p, at);
-            }
+            placedAt[o] = at;
             size += e - p + 1;
             return stringStart + at;
         }
 
         /** The output offset of canonical string offset {@code off}. */
         int placed(int off) {
-            return isOwn(off) ? stringStart + get(off - stringStart) : off;
+            return isOwn(off) ? stringStart + placedAt[ordinals.of(off - stringStart)] : off;
         }
 
         byte[] bytes() {
