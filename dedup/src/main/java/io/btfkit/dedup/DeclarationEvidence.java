@@ -128,8 +128,9 @@ final class DeclarationEvidence {
 
     /**
      * Whole inputs: the full tags of declared names first; when some of those names has several
-     * definitions, again with the enclosing definitions that reach one of its declarations
-     * ({@link ContextRoots}) — the only ones the context rule can learn from.
+     * definitions, then also the enclosing definitions that reach one of its declarations
+     * ({@link ContextRoots}) — the only ones the context rule can learn from — into the same
+     * classes ({@link Definitions#classifyAlso}).
      */
     private Definitions definitionsForContext() {
         IntOpenHashSet names = declaredNames(true);
@@ -139,7 +140,10 @@ final class DeclarationEvidence {
         java.util.BitSet roots = ContextRoots.of(m, enclosing(),
                 (name, composite) -> ContextResolver.isAmbiguous(own, base, name, composite));
         timer.lap("context roots (" + roots.cardinality() + ")");
-        return roots.isEmpty() ? tags : define(roots::get, names::contains);
+        if (!roots.isEmpty()) {
+            tags.classifyAlso(roots);
+        }
+        return tags;
     }
 
     /**

@@ -117,6 +117,20 @@ final class Definitions {
     }
 
     /**
+     * Classifies also the own types {@code more} accepts (indexes from 0) and what they reach,
+     * keeping the classes already made: the classes a pass over both sets of roots would make
+     * (the coarsest equivalence does not depend on the order types are classified in), and only
+     * the new roots' types are searched (a module link's 75 context roots: 4 ms, where a second
+     * pass over every declared tag took 40 ms).
+     */
+    void classifyAlso(java.util.BitSet more) {
+        WorkGraph g = table.graph;
+        int size = g.size();
+        new Partitioner(table).run(more, new SccFinder.Scope(0, size, size, true, table.nodeClass, null, null),
+                new int[size]);
+    }
+
+    /**
      * The "cut": one atom per (name, tag kind) that a type of the encoding or of the base is, so
      * that every reference to a named tag goes to its atom — a declaration-like node (a FWD, or
      * an enum without values) carrying just the name. Atoms are numbered base types first (in
