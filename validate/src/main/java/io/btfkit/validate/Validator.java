@@ -12,7 +12,8 @@ import java.util.List;
  * <p>The passes run in the kernel's order: whole-BTF rules ({@link HeaderRules}), per-type
  * field rules ({@link MetaRules}), type-tag chains ({@link TypeTagRules}), then resolution of
  * every reference ({@link Resolver} with {@link MemberRules}). A type that fails a structural
- * field rule is not resolved, so one defect yields one finding. Split BTF is validated on its
+ * field rule is not resolved, so one defect yields one finding. A large BTF runs the field
+ * rules beside the other passes, with the same findings ({@link #CONCURRENT_FROM}). Split BTF is validated on its
  * own types only; references into the base are followed, and the base is trusted.
  *
  * <p>Cost is linear in the number of types and members, with no object per type and no
