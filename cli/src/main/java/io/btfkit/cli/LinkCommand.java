@@ -186,7 +186,7 @@ final class LinkCommand implements Callable<Integer> {
     private DedupResult linkStreaming(Btf baseBtf, Units units) {
         int n = inputs.size();
         if (!asWritten && n > 0 && firstIsGccEncoded(baseBtf)) {
-            return null;
+            return linkStreamingGcc(baseBtf, units);
         }
         StreamedInputs.Plan[] plans = new StreamedInputs.Plan[n];
         io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
@@ -239,11 +239,96 @@ final class LinkCommand implements Callable<Integer> {
             return null;
         }
         for (int k = 0; k < n; k++) {
-            units.names.add(inputs.get(k).toString());
-            units.read.add(read[k]);
-            units.idMaps.add(null);
-            Path p = inputs.get(k);
-            units.loaders.add(() -> Inputs.load(p, baseBtf, true).units().get(0));
+            units.addStreamed(inputs.get(k), read[k], null, baseBtf);
+        }
+        return r;
+    }
+
+    /**
+     * {@link #linkStreaming} of gcc objects: a first pass reads each input's {@code .BTF} through
+     * a reused buffer for what normalising gcc 12's encodings needs from all the units, keeping
+     * none; the merge then reads each input again, normalises it and copies it in. Neither the
+     * units as written nor the normalised ones are ever all held (362 kernel objects: 45 MB of
+     * BTF, held twice over while normalising when read first, and the heap grown to it a step at
+     * a time). The normalised sizes are not known before the merge reads each unit: the merge
+     * sizes its words from the sizes as written. Null (nothing done) when an input is not one
+     * uncompressed blob, or is a BPF object (whose fixup reads its ELF tables).
+     */
+    private DedupResult linkStreamingGcc(Btf baseBtf, Units units) {
+        io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
+        int n = inputs.size();
+        StreamedInputs.Plan[] plans = new StreamedInputs.Plan[n];
+        java.util.stream.IntStream.range(0, n).parallel().forEach(i -> plans[i] = StreamedInputs.plan(inputs.get(i)));
+        if (Arrays.stream(plans).anyMatch(java.util.Objects::isNull)) {
+            return null;
+        }
+        java.util.Queue<byte[]> buffers = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        ThreadLocal<io.btfkit.core.BtfReader.Scratch> scratch = ThreadLocal.withInitial(io.btfkit.core.BtfReader.Scratch::new);
+        GccNormalizer.Survey survey = new GccNormalizer.Survey();
+        java.util.concurrent.atomic.AtomicBoolean unstreamable = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.stream.IntStream.range(0, n).parallel().forEach(i -> {
+            Btf u = unstreamable.get() ? null : StreamedInputs.read(inputs.get(i), plans[i], baseBtf, buffers, scratch.get());
+            if (u == null) {
+                unstreamable.set(true);
+                return;
+            }
+            Inputs.refuseStandalone(inputs.get(i), u, baseBtf, true);
+            survey.add(u);
+        });
+        if (unstreamable.get()) {
+            return null;
+        }
+        GccNormalizer.Plan plan = survey.plan();
+        timer.lap("read: survey");
+        GccNormalizer.Level level = fix ? GccNormalizer.Level.FIX : GccNormalizer.Level.LINK;
+        int[][] read = new int[n][];
+        int[][] idMaps = new int[n][];
+        io.btfkit.gcc.QuirkCounts[][] counts = new io.btfkit.gcc.QuirkCounts[n][];
+        Deduplicator.UnitSource source = new Deduplicator.UnitSource() {
+            @Override
+            public int size() {
+                return n;
+            }
+
+            @Override
+            public int typeSectionBytes(int k) {
+                return plans[k].typeSectionBytes();
+            }
+
+            @Override
+            public boolean sizesExact() {
+                return false;
+            }
+
+            @Override
+            public Btf read(int k) {
+                LoadedInput li = checkedBase(Inputs.load(inputs.get(k), baseBtf, true), baseBtf);
+                if (li.units().size() != 1 || li.distilledBase() != null || li.ext() != null
+                        || BpfObjectFixup.isBpfObject(li)) {
+                    throw new NotStreamable();
+                }
+                GccNormalizer.FileResult f = GccNormalizer.normalize(li, plan, level);
+                Btf u = li.units().get(0);
+                read[k] = new int[] {u.firstId(), u.typeCount()};
+                GccNormalizer.UnitResult normalized = f.units().get(0);
+                idMaps[k] = normalized.idMap();
+                counts[k] = new io.btfkit.gcc.QuirkCounts[] {f.applied(), f.kept()};
+                return normalized.btf();
+            }
+        };
+        DedupResult r;
+        try {
+            baseIndex = baseBtf == null ? null : java.util.concurrent.ForkJoinTask.adapt(() -> BaseIndex.of(baseBtf)).fork();
+            r = Deduplicator.link(source, baseBtf, () -> baseIndex == null ? null : baseIndex.join(),
+                    Deduplicator.Options.LINK);
+        } catch (NotStreamable e) {
+            return null;
+        }
+        gccNotes = new GccNotes("link", verbose, quiet);
+        bpfNotes = new BpfObjectNotes("link", fix, quiet);
+        for (int k = 0; k < n; k++) {
+            gccNotes.add(inputs.get(k), counts[k][0], counts[k][1]);
+            units.addStreamed(inputs.get(k), read[k], idMaps[k], baseBtf);
         }
         return r;
     }
@@ -377,6 +462,14 @@ final class LinkCommand implements Callable<Integer> {
                 int blob = k;
                 loaders.add(() -> Inputs.load(p, b, true).units().get(blob));
             }
+        }
+
+        /** The one unit of {@code file}, linked as streamed: its first id and count as read, its renumbering or null. */
+        void addStreamed(Path file, int[] readAs, int[] idMap, Btf base) {
+            names.add(file.toString());
+            read.add(readAs);
+            idMaps.add(idMap);
+            loaders.add(() -> Inputs.load(file, base, true).units().get(0));
         }
 
         void addFirst(Path file, Btf btf) {

@@ -118,4 +118,51 @@ class LinkStreamingTest {
         assertEquals(streamed.err, read.err, "the same message either way");
         assertEquals(2, read.exit);
     }
+
+    /**
+     * gcc objects stream too, after a first pass over their {@code .BTF} for what normalising
+     * needs from all of them: {@code --fix}'s bytes, its --map through the renumbering and its
+     * per-input lines are those of the link that reads every input first (one input compressed),
+     * each for the same file. A BPF object among them (its fixup reads its ELF tables) makes
+     * the link read every input first.
+     */
+    @Test
+    void gccObjectsStreamAfterASurveyAndGiveWhatReadingThemAllGives() throws IOException {
+        List<Path> objects = new ArrayList<>();
+        for (String o : List.of("queue.o", "job.o", "worker.o", "main.o")) {
+            objects.add(TestData.sample("gcc/" + o));
+        }
+        Cli streamed = gccLink(objects, "s.btf", "s.map");
+        assertEquals(0, streamed.exit, streamed.toString());
+        assertTrue(LinkCommand.lastStreamed, "gcc objects are streamed");
+
+        Path xz = tmp.resolve("job.o.xz");
+        try (OutputStream os = new XZOutputStream(Files.newOutputStream(xz), new LZMA2Options())) {
+            os.write(Files.readAllBytes(objects.get(1)));
+        }
+        List<Path> mixed = new ArrayList<>(objects);
+        mixed.set(1, xz);
+        Cli read = gccLink(mixed, "r.btf", "r.map");
+        assertEquals(0, read.exit, read.toString());
+        assertFalse(LinkCommand.lastStreamed, "a compressed input is read with the others first");
+
+        assertArrayEquals(Files.readAllBytes(tmp.resolve("r.btf")), Files.readAllBytes(tmp.resolve("s.btf")));
+        assertEquals(Files.readString(tmp.resolve("r.map")).replace(xz.toString(), objects.get(1).toString()),
+                Files.readString(tmp.resolve("s.map")));
+        assertEquals(read.err.replace(xz.toString(), objects.get(1).toString()), streamed.err);
+        assertTrue(streamed.err.lines().count() > objects.size(), "a line per input and the summary: " + streamed.err);
+
+        List<Path> withBpf = new ArrayList<>(objects);
+        withBpf.add(TestData.sample("bpf/task_trace.bpf.o"));
+        Cli bpf = gccLink(withBpf, "b.btf", "b.map");
+        assertEquals(0, bpf.exit, bpf.toString());
+        assertFalse(LinkCommand.lastStreamed, "a BPF object makes the link read its inputs first");
+    }
+
+    private Cli gccLink(List<Path> inputs, String out, String map) {
+        List<String> args = new ArrayList<>(List.of("link", "--fix", "-v", "-o", tmp.resolve(out).toString(),
+                "--map", tmp.resolve(map).toString()));
+        inputs.forEach(p -> args.add(p.toString()));
+        return Cli.run(args.toArray(String[]::new));
+    }
 }

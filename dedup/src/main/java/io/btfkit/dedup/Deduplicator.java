@@ -186,8 +186,20 @@ public final class Deduplicator {
         /** Number of units. */
         int size();
 
-        /** Byte length of unit {@code k}'s type section, known before it is read (a header says it). */
+        /**
+         * Byte length of unit {@code k}'s type section, known before it is read (a header says
+         * it); only an estimate when {@link #sizesExact()} is false.
+         */
         int typeSectionBytes(int k);
+
+        /**
+         * Whether {@link #typeSectionBytes} is exact. A source that rewrites each unit as it reads
+         * it (gcc 12's encodings normalised) knows the sizes as written only: the merge then sizes
+         * its words from them and places each round's units once they are read.
+         */
+        default boolean sizesExact() {
+            return true;
+        }
 
         /**
          * Reads unit {@code k}: standalone, or split on the link's base. Called once per unit,

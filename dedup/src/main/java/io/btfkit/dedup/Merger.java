@@ -19,7 +19,9 @@ import java.util.stream.IntStream;
  * <p>Inputs come from a {@link Deduplicator.UnitSource} that tells each one's size up front, so
  * the merged words are allocated once; the inputs are read a round at a time, copied straight
  * in and let go, and their strings interned in parallel tasks (an input, or a slice of a large
- * one). Only the merged graph and one round of inputs are ever held.
+ * one). Only the merged graph and one round of inputs are ever held. A source that knows only
+ * estimates (units rewritten as they are read) has each round placed once it is read, the words
+ * grown if the round needs more than estimated.
  *
  * <p>Inputs are either standalone (all their types are appended) or split on the same base as
  * the result (only their own types are appended; references into the base stay).
@@ -167,6 +169,8 @@ final class Merger {
         }
         StringTable baseStrings = base == null ? null : base.strings();
         int stringStart = base == null ? 0 : baseStrings.end();
+        boolean exact = source.sizesExact();
+        // (an estimate when the sizes are not exact: grown when a round needs more, the rest unused)
         int[] words = new int[wordAt[k0]];
         Unit[] units = new Unit[k0];
         io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
@@ -183,8 +187,24 @@ final class Merger {
             // input), are numbered and interned as one task; an input of one slice is numbered
             // as soon as it is read (one pass fewer over the round, fewer waits between them)
             UnitStrings[] numbered = new UnitStrings[to - r];
+            // sizes known only as read: this round's units placed after the words so far
+            Btf[] held = exact ? null : readRound(source, r, to);
+            if (!exact) {
+                for (int k = r; k < to; k++) {
+                    long w = wordAt[k] + (long) (held[k - r].typeSectionBytes() / 4);
+                    if (w > Integer.MAX_VALUE - 16) {
+                        throw new io.btfkit.core.BtfException("inputs too large to merge: " + 4 * w + " bytes of types");
+                    }
+                    wordAt[k + 1] = (int) w;
+                }
+                if (wordAt[to] > words.length) {
+                    words = Arrays.copyOf(words, (int) Math.min(Integer.MAX_VALUE - 16,
+                            Math.max(wordAt[to], words.length + (long) words.length / 4)));
+                }
+            }
+            int[] into = words;
             IntStream.range(r, to).parallel().forEach(k -> {
-                Btf in = source.read(k);
+                Btf in = exact ? source.read(k) : held[k - from];
                 if (in.typeSectionBytes() != 4 * (wordAt[k + 1] - wordAt[k])) {
                     throw new io.btfkit.core.BtfException("input " + k + " has " + in.typeSectionBytes()
                             + " bytes of types, not the " + 4 * (wordAt[k + 1] - wordAt[k]) + " announced");
@@ -194,9 +214,9 @@ final class Merger {
                 }
                 units[k] = new Unit(in);
                 unitTables[k] = in.strings();
-                System.arraycopy(in.words(), 0, words, wordAt[k], wordAt[k + 1] - wordAt[k]);
+                System.arraycopy(in.words(), 0, into, wordAt[k], wordAt[k + 1] - wordAt[k]);
                 if (units[k].count() <= slice) {
-                    numbered[k - from] = number(words, wordAt[k], units[k].starts, 0, units[k].count(), in.strings(),
+                    numbered[k - from] = number(into, wordAt[k], units[k].starts, 0, units[k].count(), in.strings(),
                             baseStrings != null);
                 }
             });
@@ -205,7 +225,7 @@ final class Merger {
             IntStream.range(0, tasks.length).parallel().forEach(t -> {
                 int[] task = tasks[t];
                 UnitStrings whole = numbered[task[0] - from];
-                unitStrings[t] = whole != null ? whole : number(words, wordAt[task[0]], units[task[0]].starts, task[1],
+                unitStrings[t] = whole != null ? whole : number(into, wordAt[task[0]], units[task[0]].starts, task[1],
                         task[2], unitTables[task[0]], baseStrings != null);
             });
             if (pool == null) {
@@ -224,7 +244,7 @@ final class Merger {
                     int t = todo[i];
                     if (unitStrings[t].canonicalize(baseStrings, p, stringStart)) {
                         int[] task = tasks[t];
-                        unitStrings[t].rewrite(words, wordAt[task[0]], units[task[0]].starts, task[1], task[2]);
+                        unitStrings[t].rewrite(into, wordAt[task[0]], units[task[0]].starts, task[1], task[2]);
                         unitStrings[t] = null;
                     } else {
                         full[i] = true;
@@ -269,18 +289,26 @@ final class Merger {
         inputFirst[k0] = firstId + typeAt[k0];
         int[] starts = new int[typeAt[k0] + 1];
         starts[typeAt[k0]] = wordAt[k0];
+        int[] merged = words;
         IntStream.range(0, k0).parallel().forEach(k -> {
-            units[k].shift(words, starts, wordAt[k], typeAt[k], firstId + typeAt[k]);
+            units[k].shift(merged, starts, wordAt[k], typeAt[k], firstId + typeAt[k]);
             units[k].starts = null;
         });
         timer.lap("merge shift");
-        Merged merged = new Merged(base, firstId, words, starts, Arrays.copyOf(pool.bytes(), pool.size()), stringStart,
+        Merged m = new Merged(base, firstId, words, starts, Arrays.copyOf(pool.bytes(), pool.size()), stringStart,
                 inputFirst);
-        merged.ext = canonicalExt;
-        merged.format = k0 == 0 ? Btf.RawFormat.CLASSIC : units[0].format;
-        merged.anySplit = Arrays.stream(units).anyMatch(u -> u.split);
-        merged.stringSharing = sharing;
-        return merged;
+        m.ext = canonicalExt;
+        m.format = k0 == 0 ? Btf.RawFormat.CLASSIC : units[0].format;
+        m.anySplit = Arrays.stream(units).anyMatch(u -> u.split);
+        m.stringSharing = sharing;
+        return m;
+    }
+
+    /** Units {@code [from, to)} of {@code source}, read in parallel. */
+    private static Btf[] readRound(Deduplicator.UnitSource source, int from, int to) {
+        Btf[] read = new Btf[to - from];
+        IntStream.range(from, to).parallel().forEach(k -> read[k - from] = source.read(k));
+        return read;
     }
 
     /**

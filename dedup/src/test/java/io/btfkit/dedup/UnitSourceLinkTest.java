@@ -20,6 +20,11 @@ class UnitSourceLinkTest {
     private static final List<String> MODULES = List.of("ocfs2", "gameport", "mlx4_core", "dax_hmem");
 
     private static Deduplicator.UnitSource source(List<Btf> units) {
+        return source(units, 1.0, true);
+    }
+
+    /** {@code units} announcing their sizes times {@code scale} (as an estimate when not {@code exact}). */
+    private static Deduplicator.UnitSource source(List<Btf> units, double scale, boolean exact) {
         return new Deduplicator.UnitSource() {
             @Override
             public int size() {
@@ -28,7 +33,12 @@ class UnitSourceLinkTest {
 
             @Override
             public int typeSectionBytes(int k) {
-                return units.get(k).typeSectionBytes();
+                return 4 * (int) (units.get(k).typeSectionBytes() / 4 * scale);
+            }
+
+            @Override
+            public boolean sizesExact() {
+                return exact;
             }
 
             @Override
@@ -52,5 +62,30 @@ class UnitSourceLinkTest {
         Btf other = BtfReader.read(TestData.bytes(TestData.golden("vmlinux-6.1.0-47.btf")));
         assertThrows(IllegalArgumentException.class,
                 () -> Deduplicator.link(source(units), base, () -> BaseIndex.of(other), Deduplicator.Options.LINK));
+    }
+
+    /**
+     * Sizes known only as estimates (units rewritten as they are read): too small ones make the
+     * merge grow its words between rounds, too large ones leave words unused; the bytes are those
+     * of the exact link either way. Wrong sizes announced as exact are refused.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(doubles = {0.0, 0.3, 0.9, 1.0, 1.7})
+    void estimatedSizesGiveTheBytesOfExactOnes(double scale) {
+        Btf base = BtfReader.read(TestData.bytes(TestData.golden("vmlinux-6.1.0-56.btf")));
+        List<Btf> units = new java.util.ArrayList<>();
+        for (int i = 0; i < 10; i++) { // more units than a round holds, so several rounds grow the words
+            for (String m : MODULES) {
+                units.add(BtfReader.read(TestData.bytes(TestData.golden("modules/" + m + ".btf")), base));
+            }
+        }
+        BaseIndex index = BaseIndex.of(base);
+        byte[] want = BtfWriter.write(Deduplicator.link(units, index, Deduplicator.Options.LINK).btf());
+        byte[] got = BtfWriter.write(Deduplicator.link(source(units, scale, false), index, Deduplicator.Options.LINK).btf());
+        assertArrayEquals(want, got);
+        if (scale != 1.0) {
+            assertThrows(io.btfkit.core.BtfException.class,
+                    () -> Deduplicator.link(source(units, scale, true), index, Deduplicator.Options.LINK));
+        }
     }
 }

@@ -107,13 +107,18 @@ public final class GccNormalizer {
         /** Takes what {@code in}'s units tell. */
         public void add(LoadedInput in) {
             for (Btf u : in.units()) {
-                fwds.add(u);
-                if (isGccEncoded(u)) {
-                    Map<IndexType, Integer> counts = indexTypes(u);
-                    synchronized (this) {
-                        anyGcc = true;
-                        counts.forEach((t, c) -> indexTypes.merge(t, c, Integer::sum));
-                    }
+                add(u);
+            }
+        }
+
+        /** Takes what unit {@code u} tells; nothing of it is kept (it may be read into again). */
+        public void add(Btf u) {
+            fwds.add(u);
+            if (isGccEncoded(u)) {
+                Map<IndexType, Integer> counts = indexTypes(u);
+                synchronized (this) {
+                    anyGcc = true;
+                    counts.forEach((t, c) -> indexTypes.merge(t, c, Integer::sum));
                 }
             }
         }
