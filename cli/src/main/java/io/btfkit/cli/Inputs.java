@@ -109,35 +109,6 @@ final class Inputs {
     }
 
     /**
-     * The byte length of the type section of {@code file} as its header gives it when the file
-     * is uncompressed raw BTF (either byte order), else -1 — read from the first bytes only, so
-     * a link can size its merged graph before reading thousands of inputs.
-     */
-    static int rawTypeSectionBytes(Path file) {
-        if (isStdin(file)) {
-            return -1;
-        }
-        byte[] h = new byte[16];
-        try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
-            if (in.readNBytes(h, 0, h.length) != h.length) {
-                return -1;
-            }
-        } catch (java.io.IOException e) {
-            return -1; // reading it for real reports the error
-        }
-        java.nio.ByteOrder order;
-        if ((h[0] & 0xff) == 0x9f && (h[1] & 0xff) == 0xeb) {
-            order = java.nio.ByteOrder.LITTLE_ENDIAN;
-        } else if ((h[0] & 0xff) == 0xeb && (h[1] & 0xff) == 0x9f) {
-            order = java.nio.ByteOrder.BIG_ENDIAN;
-        } else {
-            return -1;
-        }
-        int typeLen = java.nio.ByteBuffer.wrap(h).order(order).getInt(12);
-        return typeLen >= 0 && typeLen % 4 == 0 ? typeLen : -1;
-    }
-
-    /**
      * Reads {@code file} as one uncompressed raw BTF blob through a buffer taken from
      * {@code buffers} and given back (the reader copies what it keeps), or returns null when the
      * file is anything else or cannot be read that way — the caller then loads it the ordinary

@@ -35,37 +35,56 @@ final class StreamedInputs {
     record Plan(int typeSectionBytes, boolean elf, ElfSectionLocator.Range btf) {
     }
 
-    /** The input's {@link Plan}, or null when it cannot be streamed. */
+    /**
+     * The input's {@link Plan}, or null when it cannot be streamed. The file is opened once: its
+     * first 16 bytes tell raw BTF (whose header gives the size) from anything else, and an ELF
+     * file is then located through the same channel (4,023 modules: one open each, not two).
+     */
     static Plan plan(Path file) {
-        int raw = Inputs.rawTypeSectionBytes(file);
-        if (raw >= 0) {
-            return new Plan(raw, false, null);
+        if (Inputs.isStdin(file)) {
+            return null;
         }
-        return Inputs.isStdin(file) ? null : elfPlan(file);
-    }
-
-    private static Plan elfPlan(Path file) {
         try (FileChannel ch = FileChannel.open(file)) {
-            ElfSectionLocator.Range btf = btfSection(ch);
-            if (btf == null || btf.size() < 16 || btf.size() > Integer.MAX_VALUE - 16) {
-                return null;
-            }
             ByteBuffer h = ByteBuffer.allocate(16);
             while (h.hasRemaining()) {
-                if (ch.read(h, btf.offset() + h.position()) < 0) {
+                if (ch.read(h, h.position()) < 0) {
                     return null;
                 }
             }
-            ByteOrder order = (h.get(0) & 0xff) == 0x9f && (h.get(1) & 0xff) == 0xeb ? ByteOrder.LITTLE_ENDIAN
-                    : (h.get(0) & 0xff) == 0xeb && (h.get(1) & 0xff) == 0x9f ? ByteOrder.BIG_ENDIAN : null;
-            if (order == null) {
-                return null;
+            ByteOrder order = byteOrderOfMagic(h);
+            if (order != null) {
+                int typeLen = h.order(order).getInt(12);
+                return typeLen >= 0 && typeLen % 4 == 0 ? new Plan(typeLen, false, null) : null;
             }
-            int typeLen = h.order(order).getInt(12);
-            return typeLen >= 0 && typeLen % 4 == 0 ? new Plan(typeLen, true, btf) : null;
+            return h.getInt(0) == 0x7f454c46 ? elfPlan(ch) : null;
         } catch (IOException e) {
             return null; // reading it for real reports the error
         }
+    }
+
+    /** The byte order a BTF header's magic (the buffer's first two bytes) says, or null when it is not one. */
+    private static ByteOrder byteOrderOfMagic(ByteBuffer h) {
+        return (h.get(0) & 0xff) == 0x9f && (h.get(1) & 0xff) == 0xeb ? ByteOrder.LITTLE_ENDIAN
+                : (h.get(0) & 0xff) == 0xeb && (h.get(1) & 0xff) == 0x9f ? ByteOrder.BIG_ENDIAN : null;
+    }
+
+    private static Plan elfPlan(FileChannel ch) throws IOException {
+        ElfSectionLocator.Range btf = btfSection(ch);
+        if (btf == null || btf.size() < 16 || btf.size() > Integer.MAX_VALUE - 16) {
+            return null;
+        }
+        ByteBuffer h = ByteBuffer.allocate(16);
+        while (h.hasRemaining()) {
+            if (ch.read(h, btf.offset() + h.position()) < 0) {
+                return null;
+            }
+        }
+        ByteOrder order = byteOrderOfMagic(h);
+        if (order == null) {
+            return null;
+        }
+        int typeLen = h.order(order).getInt(12);
+        return typeLen >= 0 && typeLen % 4 == 0 ? new Plan(typeLen, true, btf) : null;
     }
 
     /** The sections a plan looks at: the BTF, and those that make a file unstreamable. */
