@@ -119,6 +119,14 @@ final class Merger {
 
     /** ... and cutting inputs into interning slices of {@code slice} types (tests). */
     static Merged merge(List<Btf> inputs, BtfExt ext, Btf base, boolean release, int round, int slice) {
+        return merge(inputs, ext, base, release, round, slice, SCRATCH_LIMIT);
+    }
+
+    /**
+     * ... and interning whole units in one pass ({@link WholeUnitStrings}) when their own string
+     * section is at most {@code wholeLimit} bytes (tests: -1 numbers every unit first).
+     */
+    static Merged merge(List<Btf> inputs, BtfExt ext, Btf base, boolean release, int round, int slice, int wholeLimit) {
         for (Btf in : inputs) {
             // a split input is on the base, or (standalone merge) on the first input
             if (in.isSplit() && in.base() != base && (base != null || in.base() != inputs.get(0))) {
@@ -144,7 +152,7 @@ final class Merger {
                 }
                 return in;
             }
-        }, ext, base, round, slice);
+        }, ext, base, round, slice, wholeLimit);
     }
 
     /**
@@ -153,10 +161,11 @@ final class Merger {
      * round of units is held at once besides the merged graph.
      */
     static Merged merge(Deduplicator.UnitSource source, BtfExt ext, Btf base, int round) {
-        return merge(source, ext, base, round, SLICE);
+        return merge(source, ext, base, round, SLICE, SCRATCH_LIMIT);
     }
 
-    private static Merged merge(Deduplicator.UnitSource source, BtfExt ext, Btf base, int round, int slice) {
+    private static Merged merge(Deduplicator.UnitSource source, BtfExt ext, Btf base, int round, int slice,
+                                int wholeLimit) {
         int firstId = base == null ? 1 : base.typeCount();
         int k0 = source.size();
         int[] wordAt = new int[k0 + 1];
@@ -187,6 +196,7 @@ final class Merger {
             // input), are numbered and interned as one task; an input of one slice is numbered
             // as soon as it is read (one pass fewer over the round, fewer waits between them)
             UnitStrings[] numbered = new UnitStrings[to - r];
+            boolean[] whole = new boolean[to - r];
             // sizes known only as read: this round's units placed after the words so far
             Btf[] held = exact ? null : readRound(source, r, to);
             if (!exact) {
@@ -203,6 +213,11 @@ final class Merger {
                 }
             }
             int[] into = words;
+            // a whole unit's strings interned as soon as it is copied, in the pool as it stands
+            // (-1: not yet, or the pool was full)
+            long[] early = new long[to - r];
+            Arrays.fill(early, -1);
+            ConcurrentStrings current = pool;
             IntStream.range(r, to).parallel().forEach(k -> {
                 Btf in = exact ? source.read(k) : held[k - from];
                 if (in.typeSectionBytes() != 4 * (wordAt[k + 1] - wordAt[k])) {
@@ -216,33 +231,64 @@ final class Merger {
                 unitTables[k] = in.strings();
                 System.arraycopy(in.words(), 0, into, wordAt[k], wordAt[k + 1] - wordAt[k]);
                 if (units[k].count() <= slice) {
-                    numbered[k - from] = number(into, wordAt[k], units[k].starts, 0, units[k].count(), in.strings(),
-                            baseStrings != null);
+                    if (WholeUnitStrings.applies(in.strings(), baseStrings != null, wholeLimit)) {
+                        whole[k - from] = true;
+                        if (current != null) {
+                            early[k - from] = WholeUnitStrings.intern(into, wordAt[k], units[k].starts, in.strings(),
+                                    baseStrings, current, stringStart);
+                        }
+                    } else {
+                        numbered[k - from] = number(into, wordAt[k], units[k].starts, 0, units[k].count(), in.strings(),
+                                baseStrings != null);
+                    }
                 }
             });
             int[][] tasks = slices(units, r, to, slice);
             UnitStrings[] unitStrings = new UnitStrings[tasks.length];
+            boolean[] wholeTask = new boolean[tasks.length];
             IntStream.range(0, tasks.length).parallel().forEach(t -> {
                 int[] task = tasks[t];
-                UnitStrings whole = numbered[task[0] - from];
-                unitStrings[t] = whole != null ? whole : number(into, wordAt[task[0]], units[task[0]].starts, task[1],
+                if (whole[task[0] - from]) {
+                    wholeTask[t] = true;
+                    return;
+                }
+                UnitStrings one = numbered[task[0] - from];
+                unitStrings[t] = one != null ? one : number(into, wordAt[task[0]], units[task[0]].starts, task[1],
                         task[2], unitTables[task[0]], baseStrings != null);
             });
             if (pool == null) {
-                pool = firstPool(unitStrings, base == null, to == k0);
+                long[] need = {1, 1};
+                for (int t = 0; t < tasks.length; t++) {
+                    if (wholeTask[t]) {
+                        WholeUnitStrings.addBounds(unitTables[tasks[t][0]], to == k0, need);
+                    } else {
+                        need[0] += unitStrings[t].bytesNeeded;
+                        need[1] += unitStrings[t].count();
+                    }
+                }
+                pool = firstPool(need[0], need[1], base == null, to == k0);
             }
             for (UnitStrings us : unitStrings) {
-                perInputStrings += us.count();
+                perInputStrings += us == null ? 0 : us.count();
             }
             // intern and rewrite; a task that finds the pool full is done again once it has grown
-            int[] pending = IntStream.range(0, tasks.length).toArray();
+            long[] distinct = new long[tasks.length];
+            for (int t = 0; t < tasks.length; t++) {
+                distinct[t] = wholeTask[t] ? early[tasks[t][0] - from] : 0;
+            }
+            int[] pending = IntStream.range(0, tasks.length).filter(t -> !wholeTask[t] || distinct[t] < 0).toArray();
             while (pending.length > 0) {
                 ConcurrentStrings p = pool;
                 boolean[] full = new boolean[pending.length];
                 int[] todo = pending;
                 IntStream.range(0, todo.length).parallel().forEach(i -> {
                     int t = todo[i];
-                    if (unitStrings[t].canonicalize(baseStrings, p, stringStart)) {
+                    if (wholeTask[t]) {
+                        int k = tasks[t][0];
+                        distinct[t] = WholeUnitStrings.intern(into, wordAt[k], units[k].starts, unitTables[k], baseStrings,
+                                p, stringStart);
+                        full[i] = distinct[t] < 0;
+                    } else if (unitStrings[t].canonicalize(baseStrings, p, stringStart)) {
                         int[] task = tasks[t];
                         unitStrings[t].rewrite(into, wordAt[task[0]], units[task[0]].starts, task[1], task[2]);
                         unitStrings[t] = null;
@@ -255,10 +301,13 @@ final class Merger {
                     pool = pool.grown(0, 0);
                 }
             }
+            for (long d : distinct) {
+                perInputStrings += d;
+            }
             Arrays.fill(unitTables, r, to, null);
         }
         if (pool == null) {
-            pool = firstPool(new UnitStrings[0], base == null, true); // no inputs
+            pool = firstPool(1, 1, base == null, true); // no inputs
         }
         timer.lap("merge intern (" + pool.describe() + ", " + perInputStrings + " per input)");
         double sharing = (double) perInputStrings / Math.max(1, pool.count());
@@ -312,18 +361,13 @@ final class Merger {
     }
 
     /**
-     * The pool sized for the first round: its tasks' needs — an upper bound, exact for one input
-     * of one slice. When more rounds follow it is capped at 1 MiB and 64 Ki strings (linked
-     * units share most strings, and the pool doubles when full); when this round is the only one
-     * (a vmlinux, a module) it is not, so that no task has to intern its strings twice.
+     * The pool sized for the first round: {@code bytes} and {@code strings}, its tasks' needs —
+     * upper bounds, exact for one input of one slice numbered first. When more rounds follow it
+     * is capped at 1 MiB and 64 Ki strings (linked units share most strings, and the pool
+     * doubles when full); when this round is the only one (a vmlinux, a module) it is not, so
+     * that no task has to intern its strings twice.
      */
-    private static ConcurrentStrings firstPool(UnitStrings[] unitStrings, boolean standalone, boolean lastRound) {
-        long bytes = 1;
-        long strings = 1;
-        for (UnitStrings us : unitStrings) {
-            bytes += us.bytesNeeded;
-            strings += us.count();
-        }
+    private static ConcurrentStrings firstPool(long bytes, long strings, boolean standalone, boolean lastRound) {
         ConcurrentStrings pool = lastRound ? new ConcurrentStrings(bytes, strings)
                 : new ConcurrentStrings(Math.min(bytes, 1 << 20), Math.min(strings, 1 << 16));
         if (standalone && pool.add(new byte[0], 0, 0) != 0) {
@@ -572,6 +616,112 @@ final class Merger {
         /** A slot's final value: ordinals ({@code ~ordinal}) become canonical offsets. */
         private int canonicalOf(int v) {
             return v < 0 ? canonical[~v] : v;
+        }
+    }
+
+    /**
+     * The strings of a whole unit whose own string section is small, interned in one pass over
+     * its string slots and rewritten in a second, through a per-thread array indexed by own
+     * offset (canonical offset + 1; all zero between uses, the entries set cleared one by one). It does what {@link #number},
+     * {@link UnitStrings#canonicalize} and {@link UnitStrings#rewrite} do in four passes with
+     * three arrays per string (an ordinal list, lengths and hashes, canonical offsets): the
+     * strings of 300 units are 2.8 M of them.
+     */
+    private static final class WholeUnitStrings {
+        /** Per-thread: the own offsets - ownStart set in the array, so that only they are cleared. */
+        private static final ThreadLocal<int[]> TOUCHED = ThreadLocal.withInitial(() -> new int[256]);
+
+        private WholeUnitStrings() {
+        }
+
+        /**
+         * Whether a unit with strings {@code st} is interned so: its own section fits the
+         * per-thread array ({@code limit} bytes, at most {@link #SCRATCH_LIMIT}), and every offset
+         * below it is the base's, kept as is (not a split input of a standalone merge, whose
+         * first input's strings are numbered apart).
+         */
+        static boolean applies(StringTable st, boolean keepBase, int limit) {
+            return st.length() <= Math.min(limit, SCRATCH_LIMIT) && (keepBase || st.start() == 0);
+        }
+
+        /**
+         * Adds to {@code need} ({bytes, strings}) what the unit's strings can need of the pool:
+         * its section's bytes, and (when {@code exact}) its strings counted, else estimated as
+         * one per 16 bytes (a later round's pool only grows, by doubling, when full).
+         */
+        static void addBounds(StringTable st, boolean exact, long[] need) {
+            byte[] b = st.bytes();
+            need[0] += b.length + 1L;
+            if (!exact) {
+                need[1] += b.length / 16 + 16;
+                return;
+            }
+            long n = 16; // (an offset inside a string is one more string: rare, and a task found full is redone)
+            for (byte x : b) {
+                if (x == 0) {
+                    n++;
+                }
+            }
+            need[1] += n;
+        }
+
+        /**
+         * Interns the strings the unit's types (copied to {@code words[w..]}, starting at
+         * {@code starts}) use and rewrites their slots to canonical offsets; returns how many own
+         * offsets they use, or -1 (nothing rewritten) when the pool's bounds ran out.
+         */
+        static long intern(int[] words, int w, int[] starts, StringTable st, StringTable baseStrings,
+                           ConcurrentStrings pool, int stringStart) {
+            int ownStart = st.start();
+            byte[] bytes = st.bytes();
+            int[] canon = UnitStrings.SCRATCH.get();
+            if (canon.length < bytes.length) {
+                canon = new int[bytes.length];
+                UnitStrings.SCRATCH.set(canon);
+            }
+            int[] touched = TOUCHED.get();
+            long distinct = 0;
+            int n = starts.length - 1;
+            try {
+                for (int t = 0; t < n; t++) {
+                    int s = w + starts[t];
+                    int stride = TypeRefs.memberNameStride(words, s);
+                    int end = stride == 0 ? s + 3 : s + 3 + stride * Kind.vlenOf(words[s + 1]);
+                    for (int m = s; m < end; m = m == s ? s + 3 : m + stride) {
+                        int i = words[m] - ownStart;
+                        if (words[m] == 0 || i < 0 || canon[i] != 0) {
+                            continue; // the empty string, a base string, or one seen
+                        }
+                        long lh = io.btfkit.core.StringPool.lengthAndHash(bytes, i);
+                        int c = canonical(st, words[m], (int) (lh >>> 32), (int) lh, baseStrings, pool, stringStart);
+                        if (c < 0) {
+                            return -1;
+                        }
+                        canon[i] = c + 1;
+                        if (distinct == touched.length) {
+                            touched = Arrays.copyOf(touched, Math.max(256, 2 * touched.length));
+                            TOUCHED.set(touched);
+                        }
+                        touched[(int) distinct++] = i;
+                    }
+                }
+                for (int t = 0; t < n; t++) {
+                    int s = w + starts[t];
+                    int stride = TypeRefs.memberNameStride(words, s);
+                    int end = stride == 0 ? s + 3 : s + 3 + stride * Kind.vlenOf(words[s + 1]);
+                    for (int m = s; m < end; m = m == s ? s + 3 : m + stride) {
+                        int i = words[m] - ownStart;
+                        if (words[m] != 0 && i >= 0) {
+                            words[m] = canon[i] - 1;
+                        }
+                    }
+                }
+                return distinct;
+            } finally {
+                for (int k = 0; k < distinct; k++) {
+                    canon[touched[k]] = 0;
+                }
+            }
         }
     }
 

@@ -128,4 +128,54 @@ class MergerTest {
         assertSameMerge(whole, Merger.merge(List.of(vmlinux), null, null, false, 1, 1000), "slices of 1,000 types");
         assertSameMerge(whole, Merger.merge(List.of(vmlinux), null, null, false, 1, 1), "one type per slice");
     }
+
+    /**
+     * A whole small unit's strings are interned in one pass over its string slots, else they are
+     * numbered first and then interned (per slice of a large unit). Both ways give the same strings
+     * in every slot and count the same strings per input (the count decides whether a link is
+     * cut in parts, and so its bytes): split modules on a base, standalone units (the pool
+     * grown between rounds of one), and a name pointing inside another string.
+     */
+    @Test
+    void wholeUnitsInternAsUnitsCutInSlices() {
+        Btf base = BtfReader.read(TestData.bytes(TestData.golden("vmlinux-6.1.0-56.btf")));
+        List<Btf> modules = modules(base);
+        for (int round : new int[] {1, 3}) {
+            Merger.Merged whole = Merger.merge(modules, null, base, false, round, Integer.MAX_VALUE);
+            Merger.Merged numbered = Merger.merge(modules, null, base, false, round, Integer.MAX_VALUE, -1);
+            assertSameMerge(whole, numbered, "modules, rounds of " + round);
+            assertEquals(numbered.stringSharing, whole.stringSharing, "strings per input, rounds of " + round);
+            assertSameMerge(whole, Merger.merge(modules, null, base, false, round, 100), "slices of 100 types");
+        }
+
+        Btf unit = RawTextParser.parse("""
+                [1] INT 'unsigned int' size=4 bits_offset=0 nr_bits=32 encoding=(none)
+                [2] STRUCT 'node' size=8 vlen=2
+                	'value' type_id=1 bits_offset=0
+                	'next' type_id=3 bits_offset=32
+                [3] PTR '(anon)' type_id=2
+                [4] ENUM 'color' encoding=UNSIGNED size=4 vlen=2
+                	'RED' val=0
+                	'GREEN' val=1
+                """, null);
+        // the typedef's name is "int", the tail of "unsigned int"
+        int[] words = java.util.Arrays.copyOf(unit.words(), unit.words().length + 3);
+        int[] starts = java.util.Arrays.copyOf(unit.starts(), unit.starts().length + 1);
+        int at = unit.words().length;
+        words[at] = unit.nameOff(1) + "unsigned ".length();
+        words[at + 1] = io.btfkit.core.Kind.TYPEDEF << 24;
+        words[at + 2] = 1;
+        starts[starts.length - 1] = at + 3;
+        Btf withTail = new Btf(null, words, starts, unit.strings(), unit.format());
+        List<Btf> units = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            units.add(i % 2 == 0 ? unit : withTail);
+        }
+        Merger.Merged whole = Merger.merge(units, null, null, false, 3, Integer.MAX_VALUE);
+        Merger.Merged numbered = Merger.merge(units, null, null, false, 3, Integer.MAX_VALUE, -1);
+        assertSameMerge(whole, numbered, "units");
+        assertEquals(numbered.stringSharing, whole.stringSharing, "strings per input");
+        int typedef = whole.starts[(unit.starts().length - 1) + 4]; // the second unit's fifth type
+        assertEquals("int", string(whole, whole.words[typedef]), "a name inside another string");
+    }
 }
