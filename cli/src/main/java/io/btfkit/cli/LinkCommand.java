@@ -188,54 +188,34 @@ final class LinkCommand implements Callable<Integer> {
         if (!asWritten && n > 0 && firstIsGccEncoded(baseBtf)) {
             return linkStreamingGcc(baseBtf, units);
         }
-        StreamedInputs.Plan[] plans = new StreamedInputs.Plan[n];
         io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
-        java.util.stream.IntStream.range(0, n).parallel().forEach(i -> plans[i] = StreamedInputs.plan(inputs.get(i)));
+        StreamedInputs.Plan[] plans = plans();
         timer.lap("plan");
-        if (Arrays.stream(plans).anyMatch(java.util.Objects::isNull)) {
+        if (plans == null) {
             return null;
         }
         int[][] read = new int[n][];
         java.util.Queue<byte[]> buffers = new java.util.concurrent.ConcurrentLinkedQueue<>();
         // the merge copies each unit's words before the thread reads its next one
         ThreadLocal<io.btfkit.core.BtfReader.Scratch> scratch = ThreadLocal.withInitial(io.btfkit.core.BtfReader.Scratch::new);
-        Deduplicator.UnitSource source = new Deduplicator.UnitSource() {
-            @Override
-            public int size() {
-                return n;
-            }
-
-            @Override
-            public int typeSectionBytes(int k) {
-                return plans[k].typeSectionBytes();
-            }
-
-            @Override
-            public Btf read(int k) {
-                Btf u = StreamedInputs.read(inputs.get(k), plans[k], baseBtf, buffers, scratch.get());
-                if (u != null) {
-                    Inputs.refuseStandalone(inputs.get(k), u, baseBtf, true);
-                } else {
-                    LoadedInput li = Inputs.load(inputs.get(k), baseBtf, true);
-                    if (li.units().size() != 1 || li.distilledBase() != null || li.ext() != null) {
-                        throw new NotStreamable();
-                    }
-                    u = li.units().get(0);
-                }
-                if (u.typeSectionBytes() != plans[k].typeSectionBytes() || (!asWritten && GccNormalizer.isGccEncoded(u))) {
+        DedupResult r = linkPlanned(baseBtf, plans, true, k -> {
+            Btf u = StreamedInputs.read(inputs.get(k), plans[k], baseBtf, buffers, scratch.get());
+            if (u != null) {
+                Inputs.refuseStandalone(inputs.get(k), u, baseBtf, true);
+            } else {
+                LoadedInput li = Inputs.load(inputs.get(k), baseBtf, true);
+                if (li.units().size() != 1 || li.distilledBase() != null || li.ext() != null) {
                     throw new NotStreamable();
                 }
-                read[k] = new int[] {u.firstId(), u.typeCount()};
-                return u;
+                u = li.units().get(0);
             }
-        };
-        DedupResult r;
-        try {
-            // the base is classified beside the merge, which leaves part of a core idle
-            baseIndex = baseBtf == null ? null : java.util.concurrent.ForkJoinTask.adapt(() -> BaseIndex.of(baseBtf)).fork();
-            r = Deduplicator.link(source, baseBtf, () -> baseIndex == null ? null : baseIndex.join(),
-                    Deduplicator.Options.LINK);
-        } catch (NotStreamable e) {
+            if (u.typeSectionBytes() != plans[k].typeSectionBytes() || (!asWritten && GccNormalizer.isGccEncoded(u))) {
+                throw new NotStreamable();
+            }
+            read[k] = new int[] {u.firstId(), u.typeCount()};
+            return u;
+        });
+        if (r == null) {
             return null;
         }
         for (int k = 0; k < n; k++) {
@@ -257,9 +237,8 @@ final class LinkCommand implements Callable<Integer> {
     private DedupResult linkStreamingGcc(Btf baseBtf, Units units) {
         io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
         int n = inputs.size();
-        StreamedInputs.Plan[] plans = new StreamedInputs.Plan[n];
-        java.util.stream.IntStream.range(0, n).parallel().forEach(i -> plans[i] = StreamedInputs.plan(inputs.get(i)));
-        if (Arrays.stream(plans).anyMatch(java.util.Objects::isNull)) {
+        StreamedInputs.Plan[] plans = plans();
+        if (plans == null) {
             return null;
         }
         java.util.Queue<byte[]> buffers = new java.util.concurrent.ConcurrentLinkedQueue<>();
@@ -284,44 +263,21 @@ final class LinkCommand implements Callable<Integer> {
         int[][] read = new int[n][];
         int[][] idMaps = new int[n][];
         io.btfkit.gcc.QuirkCounts[][] counts = new io.btfkit.gcc.QuirkCounts[n][];
-        Deduplicator.UnitSource source = new Deduplicator.UnitSource() {
-            @Override
-            public int size() {
-                return n;
+        DedupResult r = linkPlanned(baseBtf, plans, false, k -> {
+            LoadedInput li = checkedBase(Inputs.load(inputs.get(k), baseBtf, true), baseBtf);
+            if (li.units().size() != 1 || li.distilledBase() != null || li.ext() != null
+                    || BpfObjectFixup.isBpfObject(li)) {
+                throw new NotStreamable();
             }
-
-            @Override
-            public int typeSectionBytes(int k) {
-                return plans[k].typeSectionBytes();
-            }
-
-            @Override
-            public boolean sizesExact() {
-                return false;
-            }
-
-            @Override
-            public Btf read(int k) {
-                LoadedInput li = checkedBase(Inputs.load(inputs.get(k), baseBtf, true), baseBtf);
-                if (li.units().size() != 1 || li.distilledBase() != null || li.ext() != null
-                        || BpfObjectFixup.isBpfObject(li)) {
-                    throw new NotStreamable();
-                }
-                GccNormalizer.FileResult f = GccNormalizer.normalize(li, plan, level);
-                Btf u = li.units().get(0);
-                read[k] = new int[] {u.firstId(), u.typeCount()};
-                GccNormalizer.UnitResult normalized = f.units().get(0);
-                idMaps[k] = normalized.idMap();
-                counts[k] = new io.btfkit.gcc.QuirkCounts[] {f.applied(), f.kept()};
-                return normalized.btf();
-            }
-        };
-        DedupResult r;
-        try {
-            baseIndex = baseBtf == null ? null : java.util.concurrent.ForkJoinTask.adapt(() -> BaseIndex.of(baseBtf)).fork();
-            r = Deduplicator.link(source, baseBtf, () -> baseIndex == null ? null : baseIndex.join(),
-                    Deduplicator.Options.LINK);
-        } catch (NotStreamable e) {
+            GccNormalizer.FileResult f = GccNormalizer.normalize(li, plan, level);
+            Btf u = li.units().get(0);
+            read[k] = new int[] {u.firstId(), u.typeCount()};
+            GccNormalizer.UnitResult normalized = f.units().get(0);
+            idMaps[k] = normalized.idMap();
+            counts[k] = new io.btfkit.gcc.QuirkCounts[] {f.applied(), f.kept()};
+            return normalized.btf();
+        });
+        if (r == null) {
             return null;
         }
         gccNotes = new GccNotes("link", verbose, quiet);
@@ -331,6 +287,51 @@ final class LinkCommand implements Callable<Integer> {
             units.addStreamed(inputs.get(k), read[k], idMaps[k], baseBtf);
         }
         return r;
+    }
+
+    /** Each input's {@link StreamedInputs.Plan} (in parallel), or null when one cannot be streamed. */
+    private StreamedInputs.Plan[] plans() {
+        StreamedInputs.Plan[] plans = new StreamedInputs.Plan[inputs.size()];
+        java.util.stream.IntStream.range(0, plans.length).parallel().forEach(i -> plans[i] = StreamedInputs.plan(inputs.get(i)));
+        return Arrays.stream(plans).anyMatch(java.util.Objects::isNull) ? null : plans;
+    }
+
+    /**
+     * The link of the planned inputs, unit {@code k} read by {@code read} (which throws
+     * {@link NotStreamable} for an input it cannot read so); null when one could not be.
+     * {@code sizesExact}: whether the units are the plans' sizes ({@link Deduplicator.UnitSource#sizesExact}).
+     */
+    private DedupResult linkPlanned(Btf baseBtf, StreamedInputs.Plan[] plans, boolean sizesExact,
+                                    java.util.function.IntFunction<Btf> read) {
+        Deduplicator.UnitSource source = new Deduplicator.UnitSource() {
+            @Override
+            public int size() {
+                return plans.length;
+            }
+
+            @Override
+            public int typeSectionBytes(int k) {
+                return plans[k].typeSectionBytes();
+            }
+
+            @Override
+            public boolean sizesExact() {
+                return sizesExact;
+            }
+
+            @Override
+            public Btf read(int k) {
+                return read.apply(k);
+            }
+        };
+        try {
+            // the base is classified beside the merge, which leaves part of a core idle
+            baseIndex = baseBtf == null ? null : java.util.concurrent.ForkJoinTask.adapt(() -> BaseIndex.of(baseBtf)).fork();
+            return Deduplicator.link(source, baseBtf, () -> baseIndex == null ? null : baseIndex.join(),
+                    Deduplicator.Options.LINK);
+        } catch (NotStreamable e) {
+            return null;
+        }
     }
 
     /**

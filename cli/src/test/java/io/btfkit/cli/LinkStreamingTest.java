@@ -28,6 +28,15 @@ class LinkStreamingTest {
 
     private static final List<String> MODULES = List.of("ocfs2", "gameport", "mlx4_core", "dax_hmem");
 
+    /** {@code file} compressed with xz as {@code name} in the temporary directory. */
+    private Path xz(Path file, String name) throws IOException {
+        Path xz = tmp.resolve(name);
+        try (OutputStream os = new XZOutputStream(Files.newOutputStream(xz), new LZMA2Options())) {
+            os.write(Files.readAllBytes(file));
+        }
+        return xz;
+    }
+
     private Cli link(List<Path> inputs, String out, String map) {
         List<String> args = new ArrayList<>(List.of("link", "-q", "--base",
                 TestData.golden("vmlinux-6.1.0-56.btf").toString(), "-o", tmp.resolve(out).toString(),
@@ -48,10 +57,7 @@ class LinkStreamingTest {
         assertTrue(LinkCommand.lastStreamed, "raw split inputs are streamed");
 
         // the same link with one input compressed: not streamable, so every input is read first
-        Path xz = tmp.resolve("gameport.btf.xz");
-        try (OutputStream os = new XZOutputStream(Files.newOutputStream(xz), new LZMA2Options())) {
-            os.write(Files.readAllBytes(raw.get(1)));
-        }
+        Path xz = xz(raw.get(1), "gameport.btf.xz");
         List<Path> mixed = new ArrayList<>(raw);
         mixed.set(1, xz);
         Cli read = link(mixed, "r.btf", "r.map");
@@ -108,10 +114,7 @@ class LinkStreamingTest {
         assertTrue(streamed.err.startsWith("btfkit: " + cut + ": "), streamed.err);
         assertFalse(Files.exists(tmp.resolve("s.btf")), "nothing written");
 
-        Path xz = tmp.resolve("first.btf.xz");
-        try (OutputStream os = new XZOutputStream(Files.newOutputStream(xz), new LZMA2Options())) {
-            os.write(Files.readAllBytes(raw.get(0)));
-        }
+        Path xz = xz(raw.get(0), "first.btf.xz");
         raw.set(0, xz);
         Cli read = link(raw, "r.btf", "r.map");
         assertFalse(LinkCommand.lastStreamed);
@@ -136,10 +139,7 @@ class LinkStreamingTest {
         assertEquals(0, streamed.exit, streamed.toString());
         assertTrue(LinkCommand.lastStreamed, "gcc objects are streamed");
 
-        Path xz = tmp.resolve("job.o.xz");
-        try (OutputStream os = new XZOutputStream(Files.newOutputStream(xz), new LZMA2Options())) {
-            os.write(Files.readAllBytes(objects.get(1)));
-        }
+        Path xz = xz(objects.get(1), "job.o.xz");
         List<Path> mixed = new ArrayList<>(objects);
         mixed.set(1, xz);
         Cli read = gccLink(mixed, "r.btf", "r.map");

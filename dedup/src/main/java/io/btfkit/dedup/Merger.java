@@ -665,6 +665,11 @@ final class Merger {
             need[1] += n;
         }
 
+        /** The end of type {@code s}'s string slots: its name, then a member's every {@code stride} words. */
+        private static int slotsEnd(int[] words, int s, int stride) {
+            return stride == 0 ? s + 3 : s + 3 + stride * Kind.vlenOf(words[s + 1]);
+        }
+
         /**
          * Interns the strings the unit's types (copied to {@code words[w..]}, starting at
          * {@code starts}) use and rewrites their slots to canonical offsets; returns how many own
@@ -686,8 +691,7 @@ final class Merger {
                 for (int t = 0; t < n; t++) {
                     int s = w + starts[t];
                     int stride = TypeRefs.memberNameStride(words, s);
-                    int end = stride == 0 ? s + 3 : s + 3 + stride * Kind.vlenOf(words[s + 1]);
-                    for (int m = s; m < end; m = m == s ? s + 3 : m + stride) {
+                    for (int m = s, end = slotsEnd(words, s, stride); m < end; m = m == s ? s + 3 : m + stride) {
                         int i = words[m] - ownStart;
                         if (words[m] == 0 || i < 0 || canon[i] != 0) {
                             continue; // the empty string, a base string, or one seen
@@ -708,8 +712,7 @@ final class Merger {
                 for (int t = 0; t < n; t++) {
                     int s = w + starts[t];
                     int stride = TypeRefs.memberNameStride(words, s);
-                    int end = stride == 0 ? s + 3 : s + 3 + stride * Kind.vlenOf(words[s + 1]);
-                    for (int m = s; m < end; m = m == s ? s + 3 : m + stride) {
+                    for (int m = s, end = slotsEnd(words, s, stride); m < end; m = m == s ? s + 3 : m + stride) {
                         int i = words[m] - ownStart;
                         if (words[m] != 0 && i >= 0) {
                             words[m] = canon[i] - 1;
