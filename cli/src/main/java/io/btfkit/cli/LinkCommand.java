@@ -180,8 +180,9 @@ final class LinkCommand implements Callable<Integer> {
      * Links while reading: when every input is uncompressed raw BTF (each header gives the size
      * of its types), the merge sizes its graph from the headers and reads the inputs a round at
      * a time, each copied in and let go — a link of thousands of units never holds them all.
-     * Returns null (nothing done) when some input is another format, holds several blobs or gcc
-     * 12's encodings (normalising those looks at all units together).
+     * Returns null (nothing done) when some input is another format or holds several blobs, or
+     * when a later input holds gcc 12's encodings and the first does not (normalising looks at all
+     * units together: a link whose first input holds them is streamed by {@link #linkStreamingGcc}).
      */
     private DedupResult linkStreaming(Btf baseBtf, Units units) {
         int n = inputs.size();
@@ -229,7 +230,8 @@ final class LinkCommand implements Callable<Integer> {
      * a reused buffer for what normalising gcc 12's encodings needs from all the units, keeping
      * none; the merge then reads each input again, normalises it and copies it in. Neither the
      * units as written nor the normalised ones are ever all held (362 kernel objects: 45 MB of
-     * BTF, held twice over while normalising when read first: peak RSS 135 -> 107 MB). The normalised sizes are not known before the merge reads each unit: the merge
+     * BTF, held twice over while normalising when read first: peak RSS 135 -> 107 MB). The
+     * normalised sizes are not known before the merge reads each unit: the merge
      * sizes its words from the sizes as written. Null (nothing done) when an input is not one
      * uncompressed blob, or is a BPF object (whose fixup reads its ELF tables).
      */
