@@ -53,6 +53,36 @@ class DedupPropertiesTest {
     }
 
     /**
+     * The final partition's guesses from the definitions pass (DefinitionSeeds) decide how fast,
+     * never what: with them and without, the same bytes (unit links and whole inputs, programs
+     * with several definitions of one name, in one part and in two).
+     */
+    @Property(tries = 60)
+    void definitionGuessesChangeNoByte(@ForAll long seed, @ForAll @IntRange(min = 3, max = 40) int structs,
+                                       @ForAll @IntRange(min = 2, max = 8) int units,
+                                       @ForAll @IntRange(min = 1, max = 2) int parts) {
+        Btf program = RandomBtf.program(seed, structs, true);
+        java.util.List<Btf> inputs = new java.util.ArrayList<>();
+        for (CuSplitter.Unit u : new CuSplitter(program, units, seed, 0.5).split()) {
+            inputs.add(u.btf());
+        }
+        try {
+            System.setProperty("btfkit.dedup.parts", Integer.toString(parts));
+            for (Deduplicator.Options o : new Deduplicator.Options[] {Deduplicator.Options.LINK, Deduplicator.Options.WHOLE}) {
+                byte[] guessed = BtfWriter.write(Deduplicator.link(inputs, null, o).btf());
+                System.setProperty("btfkit.dedup.seeds", "false");
+                try {
+                    assertArrayEquals(BtfWriter.write(Deduplicator.link(inputs, null, o).btf()), guessed, o.toString());
+                } finally {
+                    System.clearProperty("btfkit.dedup.seeds");
+                }
+            }
+        } finally {
+            System.clearProperty("btfkit.dedup.parts");
+        }
+    }
+
+    /**
      * Parts partitioned at once into one shared class table give the same bytes every time,
      * however the threads race for the table (links of units and of whole inputs, declarations
      * resolved across parts; parts cut at any input boundary).

@@ -39,7 +39,10 @@ final class ClassTable {
     final int first;
     /** Graph whose nodes represent this layer's classes. */
     final WorkGraph graph;
-    /** Class of each own node of {@link #graph} (NONE while unassigned), written by the node's partitioning thread. */
+    /**
+     * Class of each own node of {@link #graph} (negative while unassigned: NONE, or what
+     * {@link DefinitionSeeds} keeps there), written by the node's partitioning thread.
+     */
     final int[] nodeClass;
 
     private final AtomicInteger size = new AtomicInteger();
@@ -81,12 +84,23 @@ final class ClassTable {
      *                 many, and grows past it)
      */
     ClassTable(ClassTable parent, WorkGraph graph, int expected) {
+        this(parent, graph, expected, null);
+    }
+
+    /**
+     * ... whose node classes start as {@code nodeClass} (null: all unassigned) — negative for
+     * every node, at least as long as the graph ({@link DefinitionSeeds#nodeClasses}).
+     */
+    ClassTable(ClassTable parent, WorkGraph graph, int expected, int[] nodeClass) {
         fullIndex = new ConcurrentHashIndex(expected);
         this.parent = parent;
         this.first = parent == null ? 1 : parent.classCount();
         this.graph = graph;
-        this.nodeClass = new int[graph.size()];
-        Arrays.fill(nodeClass, NONE);
+        if (nodeClass == null) {
+            nodeClass = new int[graph.size()];
+            Arrays.fill(nodeClass, NONE);
+        }
+        this.nodeClass = nodeClass;
         for (int i = 0; i < STRIPES; i++) {
             stripes[i] = new Object();
         }
@@ -145,6 +159,28 @@ final class ClassTable {
     int childClass(int c, int i) {
         int at = keyAt(c);
         return keyChunks[at >>> 18][(at & (KEY_CHUNK - 1)) + 1 + i];
+    }
+
+    /**
+     * Whether class {@code c} (of this layer, its key written) has exactly the children's
+     * classes {@code childClasses} — its key, shape aside.
+     */
+    boolean hasChildren(int c, int[] childClasses, int n) {
+        int at = keyAt(c);
+        if (at < 0) {
+            return false;
+        }
+        int[] k = keyChunks[at >>> 18];
+        int o = at & (KEY_CHUNK - 1);
+        if (k[o] != n) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            if (k[o + 1 + i] != childClasses[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private int keyAt(int c) {

@@ -49,6 +49,21 @@ final class DeclarationEvidence {
         this.definitionsAlways = "always".equals(System.getProperty("btfkit.dedup.definitions"));
     }
 
+    /**
+     * The definitions pass's classes as the final partition's guesses ({@link DefinitionSeeds}),
+     * or null when the pass did not run; once the rules are done. The pass's array of node
+     * classes is taken over: the definitions are gone afterwards.
+     */
+    DefinitionSeeds seeds() {
+        if (definitions == null) {
+            return null;
+        }
+        ClassTable t = definitions.table;
+        definitions = null;
+        byName = null;
+        return new DefinitionSeeds(t.nodeClass, t.classCount());
+    }
+
     /** Number of inputs merged. */
     int inputs() {
         return m.inputFirst.length - 1;

@@ -253,10 +253,15 @@ public final class Deduplicator {
         int[] parts = parts(m);
         Aliases aliases = new Aliases(m.starts.length - 1);
         boolean units = options.unitDeclarations() && !m.anySplit;
-        DeclarationChain.resolve(new DeclarationEvidence(m, baseIndex, units, options.unitDeclarations(), parts,
-                aliases, timer), timer);
+        DeclarationEvidence evidence = new DeclarationEvidence(m, baseIndex, units, options.unitDeclarations(), parts,
+                aliases, timer);
+        DeclarationChain.resolve(evidence, timer);
+        // -Dbtfkit.dedup.seeds=false: no guesses (tests compare the bytes; DefinitionSeeds)
+        DefinitionSeeds seeds = Boolean.parseBoolean(System.getProperty("btfkit.dedup.seeds", "true"))
+                ? evidence.seeds() : null;
+        evidence = null; // (the definitions pass's graphs and tables are garbage from here on)
         collectBetweenPasses(m);
-        Classes classes = partition(m, baseIndex, parts);
+        Classes classes = partition(m, baseIndex, parts, seeds);
         timer.lap("partition");
         DedupResult r = OutputBuilder.build(m.format, m, baseIndex, classes.of, aliases, classes.first, 0);
         timer.lap("output");
@@ -281,12 +286,15 @@ public final class Deduplicator {
     private record Classes(int[] of, int first) {
     }
 
-    /** Classifies every merged type, its parts at once, base classes fixed. */
-    private static Classes partition(Merger.Merged m, BaseIndex baseIndex, int[] parts) {
+    /**
+     * Classifies every merged type, its parts at once, base classes fixed, trying first the
+     * classes {@code seeds} guesses (null: none).
+     */
+    private static Classes partition(Merger.Merged m, BaseIndex baseIndex, int[] parts, DefinitionSeeds seeds) {
         int n = m.starts.length - 1;
         WorkGraph g = new WorkGraph(m.words, m.starts, m.firstId, baseIndex == null ? null : baseIndex.classOfId);
         ClassTable table = SharedPartition.partition(g, parts, null, baseIndex == null ? null : baseIndex.table,
-                Math.max(64, n / 8));
+                Math.max(64, n / 8), seeds);
         table.keepOnlyNodeClasses(); // (only classes are read from here on)
         return new Classes(table.nodeClass, table.first);
     }

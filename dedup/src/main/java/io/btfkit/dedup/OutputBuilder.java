@@ -19,10 +19,13 @@ final class OutputBuilder {
     private OutputBuilder() {
     }
 
-    /** Builds the output from each own type's class {@code cls} (overwritten: it becomes the final classes). */
+    /**
+     * Builds the output from each own type's class {@code cls} (overwritten: it becomes the final
+     * classes; it may run past the own types).
+     */
     static DedupResult build(Btf.RawFormat format, Merger.Merged m, BaseIndex bi, int[] cls, Aliases aliases,
                              int lfirst, int rounds) {
-        int n = cls.length;
+        int n = m.starts.length - 1;
         int first = m.firstId;
         io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
         // final class of every own node, aliases followed (each on its own: in parallel), in

@@ -46,13 +46,23 @@ final class Partitioner {
     private int[] candidates = new int[16];
     /** A component's members while it is matched or minimised (the search's stack moves on). */
     private int[] memberBuf = new int[16];
+    /** Their definition classes, read before they are classified ({@link DefinitionSeeds}). */
+    private int[] defBuf = new int[0];
     private final SccMinimizer minimizer;
+    /** The classes to try first (null: none), {@link DefinitionSeeds}. */
+    private final DefinitionSeeds seeds;
 
     /**
      * @param table the layer being built (its graph is {@code g}); its parent holds the classes
      *              of external nodes
      */
     Partitioner(ClassTable table) {
+        this(table, null);
+    }
+
+    /** ... trying first for each node the class {@code seeds} guesses (null: none). */
+    Partitioner(ClassTable table, DefinitionSeeds seeds) {
+        this.seeds = seeds;
         this.g = table.graph;
         this.table = table;
         this.keys = table.keyWriter();
@@ -139,9 +149,23 @@ final class Partitioner {
         for (int i = 0; i < n; i++) {
             childBuf[i] = classOf(childBuf[i]);
         }
+        int d = seeds == null ? NONE : DefinitionSeeds.definition(cls[node - first]);
+        if (d >= 0) {
+            int c = seeds.guess(d);
+            // (the guess's shape is the node's: DefinitionSeeds)
+            if (c >= 0 && table.layerOf(c).hasChildren(c, childBuf, n)) {
+                assert Shapes.equal(g.wordsOf(node), s, table.repWords(c), table.repStart(c));
+                cls[node - first] = c;
+                return;
+            }
+        }
         long shapeH = Shapes.hash(g.wordsOf(node), s, node);
         long h = ClassTable.fullHash(shapeH, childBuf, n);
-        cls[node - first] = table.findOrAdd(h, g.wordsOf(node), s, node, childBuf, n, keys);
+        int c = table.findOrAdd(h, g.wordsOf(node), s, node, childBuf, n, keys);
+        cls[node - first] = c;
+        if (d >= 0) {
+            seeds.record(d, c);
+        }
     }
 
     // --- cyclic components: match against existing classes, else minimise ---
@@ -155,14 +179,29 @@ final class Partitioner {
      */
     private void cyclic(int[] members, int k) {
         minimizer.forget();
-        if (match(members, k, false)) {
-            return;
-        }
-        synchronized (table.cyclicLock) {
-            if (!match(members, k, true)) {
-                minimizer.minimize(members, k);
+        int guess = NONE;
+        if (seeds != null) {
+            if (defBuf.length < k) {
+                defBuf = new int[memberBuf.length];
             }
-            table.finishCyclic();
+            for (int i = 0; i < k; i++) {
+                defBuf[i] = DefinitionSeeds.definition(cls[members[i]]);
+            }
+            guess = seeds.guess(defBuf[0]);
+        }
+        // (a component maps onto existing classes whole or not at all: one member's guess decides)
+        if (!(guess >= 0 && tryMatch(members[0] + first, guess, k)) && !match(members, k, false)) {
+            synchronized (table.cyclicLock) {
+                if (!match(members, k, true)) {
+                    minimizer.minimize(members, k);
+                }
+                table.finishCyclic();
+            }
+        }
+        if (seeds != null) {
+            for (int i = 0; i < k; i++) {
+                seeds.record(defBuf[i], cls[members[i]]);
+            }
         }
     }
 
@@ -263,7 +302,7 @@ final class Partitioner {
             int n = g.childCount(node);
             for (int i = 0; i < n; i++) {
                 int ch = g.child(node, i);
-                if (ch != 0 && (ch < first || cls[ch - first] != NONE)) {
+                if (ch != 0 && (ch < first || cls[ch - first] >= 0)) {
                     int group = table.groupOf(classOf(ch));
                     if (group >= 0 && !inOutsideGroups(group, count)) {
                         if (count == groupBuf.length) {
@@ -310,7 +349,7 @@ final class Partitioner {
             for (int i = 0; i < n; i++) {
                 int cy = g.child(y, i);
                 int cd = layer.childClass(d, i);
-                if (cy < first || cls[cy - first] != NONE) {
+                if (cy < first || cls[cy - first] >= 0) {
                     if (classOf(cy) != cd) {
                         ok = false;
                         break;
@@ -352,7 +391,7 @@ final class Partitioner {
 
     /** Whether own node {@code ch} is a member of the component being minimised ({@code pos} set). */
     boolean internal(int ch, int[] pos) {
-        return ch >= first && pos[ch - first] != NONE && cls[ch - first] == NONE;
+        return ch >= first && pos[ch - first] != NONE && cls[ch - first] < 0;
     }
 
     /**
@@ -639,7 +678,7 @@ final class Partitioner {
                 int n = g.childCount(node);
                 for (int j = 0; j < n; j++) {
                     int ch = g.child(node, j);
-                    boolean internal = ch >= first && pos[ch - first] != NONE && p.cls[ch - first] == NONE;
+                    boolean internal = ch >= first && pos[ch - first] != NONE && p.cls[ch - first] < 0;
                     h = Shapes.mix(h + (internal ? 0x7FEB352DL : 0x846CA68BL * (p.classOf(ch) + 1L)));
                 }
                 int found = NONE;
@@ -669,8 +708,8 @@ final class Partitioner {
             for (int j = 0; j < n; j++) {
                 int ca = g.child(a, j);
                 int cb = g.child(b, j);
-                boolean ia = ca >= first && pos[ca - first] != NONE && p.cls[ca - first] == NONE;
-                boolean ib = cb >= first && pos[cb - first] != NONE && p.cls[cb - first] == NONE;
+                boolean ia = ca >= first && pos[ca - first] != NONE && p.cls[ca - first] < 0;
+                boolean ib = cb >= first && pos[cb - first] != NONE && p.cls[cb - first] < 0;
                 if (ia != ib || (!ia && p.classOf(ca) != p.classOf(cb))) {
                     return false;
                 }
@@ -690,7 +729,7 @@ final class Partitioner {
                 int n = g.childCount(node);
                 for (int j = 0; j < n; j++) {
                     int ch = g.child(node, j);
-                    if (ch >= first && pos[ch - first] != NONE && p.cls[ch - first] == NONE) {
+                    if (ch >= first && pos[ch - first] != NONE && p.cls[ch - first] < 0) {
                         h = Shapes.mix(h + 0x9E3779B97F4A7C15L * (color[pos[ch - first]] + 1L));
                     }
                 }
@@ -723,7 +762,7 @@ final class Partitioner {
             for (int j = 0; j < n; j++) {
                 int ca = g.child(na, j);
                 int cb = g.child(nb, j);
-                if (ca >= first && pos[ca - first] != NONE && p.cls[ca - first] == NONE) {
+                if (ca >= first && pos[ca - first] != NONE && p.cls[ca - first] < 0) {
                     if (color[pos[ca - first]] != color[pos[cb - first]]) {
                         return false;
                     }

@@ -33,22 +33,28 @@ final class SharedPartition {
      * @return the table; its {@code nodeClass} holds every classified node's class
      */
     static ClassTable partition(WorkGraph g, int[] ranges, BitSet roots, ClassTable parent, int expectedClasses) {
-        ClassTable table = new ClassTable(parent, g, expectedClasses);
+        return partition(g, ranges, roots, parent, expectedClasses, null);
+    }
+
+    /** ... trying first the classes {@code seeds} guesses (null: none). */
+    static ClassTable partition(WorkGraph g, int[] ranges, BitSet roots, ClassTable parent, int expectedClasses,
+                                DefinitionSeeds seeds) {
+        ClassTable table = new ClassTable(parent, g, expectedClasses, seeds == null ? null : seeds.nodeClasses);
         int size = g.size();
         int[] rindex = new int[size];
         if (ranges.length <= 2) {
-            new Partitioner(table).run(roots, SccFinder.Scope.all(size), rindex);
+            new Partitioner(table, seeds).run(roots, SccFinder.Scope.all(size), rindex);
             return table;
         }
         int real = ranges[ranges.length - 1];
         if (size > real) {
-            new Partitioner(table).run(null, new SccFinder.Scope(real, size, size, false, null, null, null), rindex);
+            new Partitioner(table, seeds).run(null, new SccFinder.Scope(real, size, size, false, null, null, null), rindex);
         }
         // (each range's blocked nodes and blockers apart: a bit set is not written by two threads)
         BitSet[] blocked = new BitSet[ranges.length - 1];
         BitSet[] blockers = new BitSet[ranges.length - 1];
         io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer(); // (-Dbtfkit.timing)
-        IntStream.range(0, ranges.length - 1).parallel().forEach(p -> new Partitioner(table).run(roots,
+        IntStream.range(0, ranges.length - 1).parallel().forEach(p -> new Partitioner(table, seeds).run(roots,
                 new SccFinder.Scope(ranges[p], ranges[p + 1], real, false, null, blocked[p] = new BitSet(),
                         blockers[p] = new BitSet()),
                 rindex));
@@ -61,18 +67,18 @@ final class SharedPartition {
         // what the blockers reach, in one search: every path from a range to another enters
         // it through a blocker, so a cycle across ranges lies within what the blockers reach
         BitSet reached = unclassified(blockers, cls, rindex);
-        new Partitioner(table).run(reached, new SccFinder.Scope(0, size, size, true, cls, null, null), rindex);
+        new Partitioner(table, seeds).run(reached, new SccFinder.Scope(0, size, size, true, cls, null, null), rindex);
         timer.lap("blockers(" + reached.cardinality() + ")");
         // the rest of the blocked nodes reach other ranges only through classified nodes now
         BitSet rest = unclassified(blocked, cls, rindex);
         BitSet[] stillBlocked = new BitSet[ranges.length - 1];
-        IntStream.range(0, ranges.length - 1).parallel().forEach(p -> new Partitioner(table).run(rest,
+        IntStream.range(0, ranges.length - 1).parallel().forEach(p -> new Partitioner(table, seeds).run(rest,
                 new SccFinder.Scope(ranges[p], ranges[p + 1], real, true, cls, stillBlocked[p] = new BitSet(), null),
                 rindex));
         timer.lap("blocked(" + rest.cardinality() + ")");
         BitSet last = unclassified(stillBlocked, cls, rindex);
         if (!last.isEmpty()) { // (none: kept so that a wrong premise costs time, not classes)
-            new Partitioner(table).run(last, new SccFinder.Scope(0, size, size, true, cls, null, null), rindex);
+            new Partitioner(table, seeds).run(last, new SccFinder.Scope(0, size, size, true, cls, null, null), rindex);
             timer.lap("last(" + last.cardinality() + ")");
         }
         return table;

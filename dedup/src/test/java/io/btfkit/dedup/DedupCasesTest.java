@@ -551,6 +551,83 @@ class DedupCasesTest {
                 """), link(GUARD_A, GUARD_B, EIGHT_BYTE_S));
     }
 
+    // One definition class, two final classes: 's' holds a pointer to 't' in every unit, but
+    // 't' has two definitions, so the definitions pass (which counts a reference to a named tag
+    // by its name) puts every 's' in one class while the final partition keeps two. The final
+    // partition first tries for each type the class a type of its definition class got
+    // (DefinitionSeeds): here that guess is wrong for the second 's' and must miss.
+    /** 's' points to 't' (int a); acyclic. */
+    static final String S_TO_T_INT = """
+            [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+            [2] STRUCT 't' size=4 vlen=1
+            \t'a' type_id=1 bits_offset=0
+            [3] PTR '(anon)' type_id=2
+            [4] STRUCT 's' size=8 vlen=1
+            \t'p' type_id=3 bits_offset=0
+            """;
+    /** The same 's' over another 't' (long b). */
+    static final String S_TO_T_LONG = """
+            [1] INT 'long' size=8 bits_offset=0 nr_bits=64 encoding=SIGNED
+            [2] STRUCT 't' size=4 vlen=1
+            \t'b' type_id=1 bits_offset=0
+            [3] PTR '(anon)' type_id=2
+            [4] STRUCT 's' size=8 vlen=1
+            \t'p' type_id=3 bits_offset=0
+            """;
+    /** 's' and 't' (int a) point to each other: one cyclic component, 's' first. */
+    static final String RING_INT = """
+            [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
+            [2] STRUCT 's' size=8 vlen=1
+            \t'p' type_id=3 bits_offset=0
+            [3] PTR '(anon)' type_id=4
+            [4] STRUCT 't' size=12 vlen=2
+            \t'back' type_id=5 bits_offset=0
+            \t'a' type_id=1 bits_offset=64
+            [5] PTR '(anon)' type_id=2
+            """;
+    /** The same ring over 't' (long b), entered at 't'. */
+    static final String RING_LONG = """
+            [1] INT 'long' size=8 bits_offset=0 nr_bits=64 encoding=SIGNED
+            [2] STRUCT 't' size=12 vlen=2
+            \t'back' type_id=3 bits_offset=0
+            \t'b' type_id=1 bits_offset=64
+            [3] PTR '(anon)' type_id=4
+            [4] STRUCT 's' size=8 vlen=1
+            \t'p' type_id=5 bits_offset=0
+            [5] PTR '(anon)' type_id=2
+            """;
+
+    /**
+     * A unit that declares an unrelated 'u': a declaration makes the rules run, and with them the
+     * definitions pass (a link without one skips both, and the final partition has no guesses).
+     */
+    static final String DECLARES_U = """
+            [1] FWD 'u' fwd_kind=struct
+            """;
+
+    @Test
+    void aDefinitionWhoseReferencedTagDiffersIsTwoTypes() {
+        // int, long, two 't', their two PTRs, two 's', the FWD; the third unit is the first again
+        for (String[] units : new String[][] {{S_TO_T_INT, S_TO_T_LONG, S_TO_T_INT, DECLARES_U},
+                {S_TO_T_LONG, S_TO_T_INT, S_TO_T_LONG, DECLARES_U}}) {
+            assertEquals(9, parse(link(units)).ownTypeCount(), link(units));
+        }
+        // two rings of four, int and long, and the FWD; entered at 's' in one unit, at 't' in another
+        for (String[] units : new String[][] {{RING_INT, RING_LONG, RING_INT, DECLARES_U},
+                {RING_LONG, RING_INT, RING_LONG, DECLARES_U}}) {
+            assertEquals(11, parse(link(units)).ownTypeCount(), link(units));
+        }
+    }
+
+    @Test
+    void aDefinitionWhoseReferencedTagDiffersAgreesWithLibbpf() throws java.io.IOException {
+        java.nio.file.Path btfref = io.btfkit.core.TestData.requireTool("btfref");
+        for (String[] units : new String[][] {{S_TO_T_INT, S_TO_T_LONG, S_TO_T_INT, DECLARES_U},
+                {RING_LONG, RING_INT, RING_LONG, DECLARES_U}, {RING_INT, RING_LONG, RING_INT, DECLARES_U}}) {
+            assertEquals(libbpfLink(btfref, units), link(units));
+        }
+    }
+
     /** libbpf's link of the units ({@code btf__add_btf} of each, then {@code btf__dedup}), as raw text. */
     private static String libbpfLink(java.nio.file.Path btfref, String... units) throws java.io.IOException {
         java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("btfkit-cases-");
