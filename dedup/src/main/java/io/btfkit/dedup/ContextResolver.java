@@ -76,24 +76,33 @@ final class ContextResolver {
         // only definitions whose members can reach an ambiguous tag are worth walking
         boolean[] reach = defs.reachAmbiguousTags(name -> isAmbiguous(name, true), name -> isAmbiguous(name, false));
         int lfirst = defs.table.first;
-        // pass 1: places where a unit only declares a tag whose name is ambiguous
-        for (int i = 0; i < n; i++) {
-            if (enclosing.is(m.words, m.starts[i]) && !aliases.isAlias(i)) {
-                int d = defs.defOf(first + i);
-                // (unclassified: the definitions pass left out what cannot reach such a tag)
-                if (d >= 0 && (d < lfirst || reach[d - lfirst])) {
-                    walk(first + i, true);
+        // pass 1: places where a unit only declares a tag whose name is ambiguous (the types to
+        // walk found on every core, walked in id order: the scan reads every type, the walks few)
+        for (int i : ParallelScan.picks(n, (from, to, out) -> {
+            for (int i = from; i < to; i++) {
+                if (enclosing.is(m.words, m.starts[i]) && !aliases.isAlias(i)) {
+                    int d = defs.defOf(first + i);
+                    // (unclassified: the definitions pass left out what cannot reach such a tag)
+                    if (d >= 0 && (d < lfirst || reach[d - lfirst])) {
+                        out.add(i);
+                    }
                 }
             }
+        })) {
+            walk(first + i, true);
         }
         if (places.isEmpty()) {
             return 0;
         }
         // pass 2: what the other members of those definitions have at those places
-        for (int i = 0; i < n; i++) {
-            if (enclosing.is(m.words, m.starts[i]) && interesting.contains(defs.defOf(first + i))) {
-                walk(first + i, false);
+        for (int i : ParallelScan.picks(n, (from, to, out) -> {
+            for (int i = from; i < to; i++) {
+                if (enclosing.is(m.words, m.starts[i]) && interesting.contains(defs.defOf(first + i))) {
+                    out.add(i);
+                }
             }
+        })) {
+            walk(first + i, false);
         }
         if (base != null) {
             int[] bw = base.base().words();

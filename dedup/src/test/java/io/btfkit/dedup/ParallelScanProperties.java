@@ -1,0 +1,31 @@
+package io.btfkit.dedup;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+
+import java.util.Random;
+import java.util.stream.IntStream;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+
+/** A scan on every core picks what one loop in order picks, in the same order, whatever the size. */
+class ParallelScanProperties {
+    @Property(tries = 200)
+    void picksWhatOneLoopPicksInOrder(@ForAll long seed, @ForAll @IntRange(min = 0, max = 5000) int n,
+                                      @ForAll @IntRange(min = 1, max = 100) int percent) {
+        boolean[] picked = new boolean[n];
+        Random rnd = new Random(seed);
+        for (int i = 0; i < n; i++) {
+            picked[i] = rnd.nextInt(100) < percent;
+        }
+        int[] expected = IntStream.range(0, n).filter(i -> picked[i]).toArray();
+        int[] got = ParallelScan.picks(n, (from, to, out) -> {
+            for (int i = from; i < to; i++) {
+                if (picked[i]) {
+                    out.add(i);
+                }
+            }
+        });
+        assertArrayEquals(expected, got);
+    }
+}
