@@ -99,18 +99,19 @@ final class Definitions {
         int[] baseDef = base == null ? null : base.definitions.baseDefOfId();
         WorkGraph g = new WorkGraph(words, starts, first, baseDef);
         g.setAtoms(atoms.ofType, atoms.ofExternal, atoms.words);
-        java.util.BitSet roots = new java.util.BitSet(n);
-        for (int i = 0; i < n; i++) {
-            int info = words[starts[i] + 1];
-            int kind = Kind.kindOf(info);
-            int name = words[starts[i]];
-            if (everything || name != 0
-                    && (Kind.isComposite(kind) || (Kind.isEnum(kind) && Kind.vlenOf(info) > 0))
-                    && (rootName == null || rootName.test(name))
-                    || alsoRoot != null && alsoRoot.test(i)) {
-                roots.set(i);
+        java.util.BitSet roots = ParallelScan.marks(n, (from, to, bits) -> {
+            for (int i = from; i < to; i++) {
+                int info = words[starts[i] + 1];
+                int kind = Kind.kindOf(info);
+                int name = words[starts[i]];
+                if (everything || name != 0
+                        && (Kind.isComposite(kind) || (Kind.isEnum(kind) && Kind.vlenOf(info) > 0))
+                        && (rootName == null || rootName.test(name))
+                        || alsoRoot != null && alsoRoot.test(i)) {
+                    bits[i >>> 6] |= 1L << i;
+                }
             }
-        }
+        });
         ClassTable table = SharedPartition.partition(g, partStart, roots, base == null ? null : base.definitions.table,
                 Math.max(64, n / 16));
         return new Definitions(table, first, n, baseDef);

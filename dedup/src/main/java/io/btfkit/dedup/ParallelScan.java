@@ -41,6 +41,22 @@ final class ParallelScan {
         return out;
     }
 
+    /** Marks, in {@code words} (bit {@code i} of word {@code i >>> 6}), the types of {@code [from, to)} it picks. */
+    interface Marks {
+        void scan(int from, int to, long[] words);
+    }
+
+    /**
+     * The indexes below {@code n} that {@code marks} picks, as a bit set ({@code marks} only
+     * reads): the ranges start at multiples of 64, so no two write one word.
+     */
+    static java.util.BitSet marks(int n, Marks marks) {
+        long[] words = new long[(n + 63) >>> 6];
+        IntStream.range(0, CHUNKS).parallel().forEach(k -> marks.scan(Math.min(n, start(k, words.length) << 6),
+                Math.min(n, start(k + 1, words.length) << 6), words));
+        return java.util.BitSet.valueOf(words);
+    }
+
     private static int start(int k, int n) {
         return (int) ((long) n * k / CHUNKS);
     }

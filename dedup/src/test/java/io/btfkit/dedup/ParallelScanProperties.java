@@ -28,4 +28,24 @@ class ParallelScanProperties {
         });
         assertArrayEquals(expected, got);
     }
+
+    @Property(tries = 200)
+    void marksWhatOneLoopMarks(@ForAll long seed, @ForAll @IntRange(min = 0, max = 5000) int n,
+                               @ForAll @IntRange(min = 1, max = 100) int percent) {
+        java.util.BitSet expected = new java.util.BitSet();
+        Random rnd = new Random(seed);
+        for (int i = 0; i < n; i++) {
+            if (rnd.nextInt(100) < percent) {
+                expected.set(i);
+            }
+        }
+        java.util.BitSet got = ParallelScan.marks(n, (from, to, words) -> {
+            for (int i = from; i < to; i++) {
+                if (expected.get(i)) {
+                    words[i >>> 6] |= 1L << i;
+                }
+            }
+        });
+        org.junit.jupiter.api.Assertions.assertEquals(expected, got);
+    }
 }
