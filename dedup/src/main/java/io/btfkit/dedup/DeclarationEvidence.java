@@ -172,16 +172,27 @@ final class DeclarationEvidence {
         if (all && allDeclaredNames != null) {
             return allDeclaredNames;
         }
-        IntOpenHashSet names = new IntOpenHashSet();
         boolean baseForwards = base != null && inputs() == 1;
         int[] w = m.words;
         int[] st = m.starts;
-        for (int i = 0; i + 1 < st.length; i++) {
-            int s = st[i];
-            if (w[s] != 0 && Declarations.isDeclaration(w, s)
-                    && (all || base == null || baseForwards || !base.hasDeclaration(w, s))) {
-                names.add(w[s]);
+        // each range of the types into a set of its own, on every core, then their union (a
+        // loop over every type, alone on one core before the rules: 3,000 units 100 ms)
+        int n = st.length - 1;
+        IntOpenHashSet[] found = new IntOpenHashSet[ParallelScan.CHUNKS];
+        java.util.stream.IntStream.range(0, found.length).parallel().forEach(k -> {
+            IntOpenHashSet mine = new IntOpenHashSet();
+            for (int i = (int) ((long) n * k / found.length), to = (int) ((long) n * (k + 1) / found.length); i < to; i++) {
+                int s = st[i];
+                if (w[s] != 0 && Declarations.isDeclaration(w, s)
+                        && (all || base == null || baseForwards || !base.hasDeclaration(w, s))) {
+                    mine.add(w[s]);
+                }
             }
+            found[k] = mine;
+        });
+        IntOpenHashSet names = found[0];
+        for (int k = 1; k < found.length; k++) {
+            names.addAll(found[k]);
         }
         if (baseForwards) {
             base.addDeclarationNames(names);
