@@ -61,6 +61,23 @@ class DedupPropertiesTest {
     void definitionGuessesChangeNoByte(@ForAll long seed, @ForAll @IntRange(min = 3, max = 40) int structs,
                                        @ForAll @IntRange(min = 2, max = 8) int units,
                                        @ForAll @IntRange(min = 1, max = 2) int parts) {
+        inParts(seed, structs, units, parts, (inputs, o) -> {
+            byte[] guessed = BtfWriter.write(Deduplicator.link(inputs, null, o).btf());
+            System.setProperty("btfkit.dedup.seeds", "false");
+            try {
+                assertArrayEquals(BtfWriter.write(Deduplicator.link(inputs, null, o).btf()), guessed, o.toString());
+            } finally {
+                System.clearProperty("btfkit.dedup.seeds");
+            }
+        });
+    }
+
+    /**
+     * Runs {@code check} on the units of a random program with several definitions of one name
+     * ({@link CuSplitter}), as a link of units and of whole inputs, with {@code parts} parts forced.
+     */
+    private static void inParts(long seed, int structs, int units, int parts,
+                                java.util.function.BiConsumer<java.util.List<Btf>, Deduplicator.Options> check) {
         Btf program = RandomBtf.program(seed, structs, true);
         java.util.List<Btf> inputs = new java.util.ArrayList<>();
         for (CuSplitter.Unit u : new CuSplitter(program, units, seed, 0.5).split()) {
@@ -69,13 +86,7 @@ class DedupPropertiesTest {
         try {
             System.setProperty("btfkit.dedup.parts", Integer.toString(parts));
             for (Deduplicator.Options o : new Deduplicator.Options[] {Deduplicator.Options.LINK, Deduplicator.Options.WHOLE}) {
-                byte[] guessed = BtfWriter.write(Deduplicator.link(inputs, null, o).btf());
-                System.setProperty("btfkit.dedup.seeds", "false");
-                try {
-                    assertArrayEquals(BtfWriter.write(Deduplicator.link(inputs, null, o).btf()), guessed, o.toString());
-                } finally {
-                    System.clearProperty("btfkit.dedup.seeds");
-                }
+                check.accept(inputs, o);
             }
         } finally {
             System.clearProperty("btfkit.dedup.parts");
@@ -91,21 +102,11 @@ class DedupPropertiesTest {
     void partsGiveTheSameBytesEveryTime(@ForAll long seed, @ForAll @IntRange(min = 3, max = 40) int structs,
                                         @ForAll @IntRange(min = 2, max = 8) int units,
                                         @ForAll @IntRange(min = 2, max = 5) int parts) {
-        Btf program = RandomBtf.program(seed, structs, true);
-        java.util.List<Btf> inputs = new java.util.ArrayList<>();
-        for (CuSplitter.Unit u : new CuSplitter(program, units, seed, 0.5).split()) {
-            inputs.add(u.btf());
-        }
-        try {
-            System.setProperty("btfkit.dedup.parts", Integer.toString(parts));
-            for (Deduplicator.Options o : new Deduplicator.Options[] {Deduplicator.Options.LINK, Deduplicator.Options.WHOLE}) {
-                byte[] first = BtfWriter.write(Deduplicator.link(inputs, null, o).btf());
-                for (int k = 0; k < 3; k++) {
-                    assertArrayEquals(first, BtfWriter.write(Deduplicator.link(inputs, null, o).btf()), o + ", run " + k);
-                }
+        inParts(seed, structs, units, parts, (inputs, o) -> {
+            byte[] first = BtfWriter.write(Deduplicator.link(inputs, null, o).btf());
+            for (int k = 0; k < 3; k++) {
+                assertArrayEquals(first, BtfWriter.write(Deduplicator.link(inputs, null, o).btf()), o + ", run " + k);
             }
-        } finally {
-            System.clearProperty("btfkit.dedup.parts");
-        }
+        });
     }
 }

@@ -561,16 +561,8 @@ final class ClassTable {
     }
 
     private boolean matches(int c, int[] w, int s, int[] childClasses, int n, KeyWriter writer) {
-        int at = keyAt(c);
-        int[] k = keyChunks[at >>> 18];
-        int o = at & (KEY_CHUNK - 1);
-        if (k[o] != n) {
+        if (!hasChildren(c, childClasses, n)) {
             return false;
-        }
-        for (int i = 0; i < n; i++) {
-            if (k[o + 1 + i] != childClasses[i]) {
-                return false;
-            }
         }
         int r = writer == null ? -1 : writer.near(c - first);
         if (r < 0) {
