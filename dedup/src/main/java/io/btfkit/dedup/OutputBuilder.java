@@ -43,20 +43,16 @@ final class OutputBuilder {
             chunkMax[k] = max;
         });
         int maxClass = Math.max(lfirst, Arrays.stream(chunkMax).max().getAsInt() + 1);
-        int[] repOf = new int[maxClass - lfirst];
-        Arrays.fill(repOf, -1);
-        for (int i = 0; i < n; i++) {
-            int c = fin[i];
-            if (!aliases.isAlias(i) && c >= lfirst && repOf[c - lfirst] < 0) {
-                repOf[c - lfirst] = i;
-            }
-        }
+        // each class keeps its lowest node that is no alias, numbered in id order: in one pass
+        // in id order, the first such node met of a class (0 in outOfClass: none yet)
         int[] outOfClass = new int[maxClass - lfirst];
+        int[] keptNode = new int[maxClass - lfirst];
         int kept = 0;
         for (int i = 0; i < n; i++) {
-            int c = fin[i];
-            if (c >= lfirst && repOf[c - lfirst] == i) {
-                outOfClass[c - lfirst] = first + kept++;
+            int c = fin[i] - lfirst;
+            if (c >= 0 && outOfClass[c] == 0 && !aliases.isAlias(i)) {
+                outOfClass[c] = first + kept;
+                keptNode[kept++] = i;
             }
         }
         int[] outId = new int[n];
@@ -72,20 +68,17 @@ final class OutputBuilder {
         int[] words = m.words;
         int[] starts = m.starts;
         int total = 0;
-        for (int i = 0; i < n; i++) {
-            if (isKept(fin, repOf, lfirst, i)) {
-                total += starts[i + 1] - starts[i];
-            }
+        for (int k = 0; k < kept; k++) {
+            int i = keptNode[k];
+            total += starts[i + 1] - starts[i];
         }
         int[] out = new int[total];
         int[] outStarts = new int[kept + 1];
         int w = 0;
         int t = 0;
         int stringStart = m.stringStart;
-        for (int i = 0; i < n; i++) {
-            if (!isKept(fin, repOf, lfirst, i)) {
-                continue;
-            }
+        for (int o = 0; o < kept; o++) {
+            int i = keptNode[o];
             int s = starts[i];
             int len = starts[i + 1] - s;
             System.arraycopy(words, s, out, w, len);
@@ -231,10 +224,5 @@ final class OutputBuilder {
         byte[] bytes() {
             return Arrays.copyOf(out, size);
         }
-    }
-
-    private static boolean isKept(int[] fin, int[] repOf, int lfirst, int i) {
-        int c = fin[i];
-        return c >= lfirst && repOf[c - lfirst] == i;
     }
 }
