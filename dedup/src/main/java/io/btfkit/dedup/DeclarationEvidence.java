@@ -61,7 +61,7 @@ final class DeclarationEvidence {
         ClassTable t = definitions.table;
         definitions = null;
         byName = null;
-        return new DefinitionSeeds(t.nodeClass, t.classCount());
+        return new DefinitionSeeds(t.nodeClass, t.first, t.ownClassCount());
     }
 
     /** Number of inputs merged. */
@@ -178,10 +178,11 @@ final class DeclarationEvidence {
         // each range of the types into a set of its own, on every core, then their union (a
         // loop over every type, alone on one core before the rules: 3,000 units 100 ms)
         int n = st.length - 1;
-        IntOpenHashSet[] found = new IntOpenHashSet[ParallelScan.CHUNKS];
-        java.util.stream.IntStream.range(0, found.length).parallel().forEach(k -> {
+        int ranges = ParallelScan.ranges(n);
+        IntOpenHashSet[] found = new IntOpenHashSet[ranges];
+        ParallelScan.each(ranges, k -> {
             IntOpenHashSet mine = new IntOpenHashSet();
-            for (int i = (int) ((long) n * k / found.length), to = (int) ((long) n * (k + 1) / found.length); i < to; i++) {
+            for (int i = ParallelScan.start(k, ranges, n), to = ParallelScan.start(k + 1, ranges, n); i < to; i++) {
                 int s = st[i];
                 if (w[s] != 0 && Declarations.isDeclaration(w, s)
                         && (all || base == null || baseForwards || !base.hasDeclaration(w, s))) {
@@ -228,11 +229,14 @@ final class DeclarationEvidence {
         int[] w = m.words;
         int[] st = m.starts;
         int count = parts.length - 1;
-        int keys = defs.table.classCount() * count;
+        int lfirst = defs.table.first;
+        int keys = defs.table.ownClassCount() * count;
         // per (definition, part), the first tag in id order is the one that counts: later ones
         // change nothing in what add records (a definition has one name and one kind), and a
         // link of units meets each definition in hundreds of units. Each range of the types
-        // picks the first tag of each key it meets (3,000 units: 234 → 85 ms)
+        // picks the first tag of each key it meets (3,000 units: 234 → 85 ms); a tag of a
+        // base's definition is picked every time (the base's definitions are many, a split
+        // input's tags of them few)
         int[] firsts = ParallelScan.picks(st.length - 1, (from, to, out) -> {
             boolean[] met = new boolean[keys];
             int p = partOf(from);
@@ -244,11 +248,18 @@ final class DeclarationEvidence {
                     continue;
                 }
                 int def = defs.defOf(first + i);
-                if (def >= 0 && !met[def * count + p]) { // (a tag no rule asks about may be unclassified)
-                    met[def * count + p] = true;
-                    if (asked.contains(w[st[i]])) {
-                        out.add(i);
+                if (def < 0) {
+                    continue; // (a tag no rule asks about may be unclassified)
+                }
+                if (def >= lfirst) {
+                    int key = (def - lfirst) * count + p;
+                    if (met[key]) {
+                        continue;
                     }
+                    met[key] = true;
+                }
+                if (asked.contains(w[st[i]])) {
+                    out.add(i);
                 }
             }
         });

@@ -26,32 +26,39 @@ final class DefinitionSeeds {
 
     /** The final partition's node classes, each unclassified with its definition class. */
     final int[] nodeClasses;
-    /** Per definition class: the final class a type of it got last, plus one (0: none yet). */
+    /** The first definition class of the pass's own layer: only those guess (not a base's). */
+    private final int firstOwn;
+    /** Per own definition class: the final class a type of it got last, plus one (0: none yet). */
     private final AtomicIntegerArray finalOf;
 
     /**
      * Takes over {@code definitionClasses} (the definitions pass's class of each own node, -1
-     * where it classified none; its pass is over) as the final partition's node classes.
-     *
-     * @param definitions one past the highest definition class
+     * where it classified none; its pass is over) as the final partition's node classes. Only
+     * the pass's own definition classes ({@code firstOwn} and the {@code ownCount} after it)
+     * guess: a base's are many (a module dedup of a batch would zero an array over vmlinux's
+     * for a few hundred types) and few own types fall in them.
      */
-    DefinitionSeeds(int[] definitionClasses, int definitions) {
+    DefinitionSeeds(int[] definitionClasses, int firstOwn, int ownCount) {
         for (int i = 0; i < definitionClasses.length; i++) {
             int d = definitionClasses[i];
-            definitionClasses[i] = d < 0 ? NONE : -2 - d;
+            definitionClasses[i] = d < firstOwn ? NONE : -2 - d;
         }
         this.nodeClasses = definitionClasses;
-        this.finalOf = new AtomicIntegerArray(definitions);
+        this.firstOwn = firstOwn;
+        this.finalOf = new AtomicIntegerArray(ownCount);
     }
 
-    /** The definition class an unclassified node's entry {@code v} of {@link #nodeClasses} carries, or -1. */
+    /**
+     * The definition class an unclassified node's entry {@code v} of {@link #nodeClasses}
+     * carries (an own one), or -1.
+     */
     static int definition(int v) {
         return v < NONE ? -2 - v : NONE;
     }
 
     /** The final class to try first for a node of definition class {@code d} (-1: none), or -1. */
     int guess(int d) {
-        return d < 0 ? NONE : finalOf.get(d) - 1;
+        return d < 0 ? NONE : finalOf.get(d - firstOwn) - 1;
     }
 
     /**
@@ -59,8 +66,8 @@ final class DefinitionSeeds {
      * every thread from now on (the volatile write publishes what this thread saw of {@code c}).
      */
     void record(int d, int c) {
-        if (d >= 0 && finalOf.get(d) != c + 1) {
-            finalOf.set(d, c + 1);
+        if (d >= 0 && finalOf.get(d - firstOwn) != c + 1) {
+            finalOf.set(d - firstOwn, c + 1);
         }
     }
 }
