@@ -46,14 +46,15 @@ final class ConcurrentHashIndex {
     /** A copy twice the size; only while nothing is added. */
     ConcurrentHashIndex grown() {
         ConcurrentHashIndex g = new ConcurrentHashIndex((mask + 1) / 2 + 1);
+        // (plain accesses, as in ConcurrentStrings.grown: no thread adds now)
         for (int i = 0; i <= mask; i++) {
-            long e = slots.get(i);
+            long e = slots.getPlain(i);
             if (e != 0) {
                 int j = (int) (e >>> 32) & g.mask;
-                while (g.slots.get(j) != 0) {
+                while (g.slots.getPlain(j) != 0) {
                     j = (j + 1) & g.mask;
                 }
-                g.slots.set(j, e);
+                g.slots.setPlain(j, e);
             }
         }
         g.size.set(size.get());

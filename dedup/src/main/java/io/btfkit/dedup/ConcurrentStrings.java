@@ -68,14 +68,17 @@ final class ConcurrentStrings {
         ConcurrentStrings g = new ConcurrentStrings(Math.max(2L * data.length, used + bytes),
                 Math.max(2 * maxStrings, count.get() + strings));
         System.arraycopy(data, 0, g.data, 0, used);
+        // plain reads and writes: no thread adds now, and the tasks that use the copy are
+        // started after this returns (a volatile write per entry fenced each: 2 M slots of a
+        // module link's last copy)
         for (int i = 0; i < table.length(); i++) {
-            long e = table.get(i);
+            long e = table.getPlain(i);
             if (e != 0) {
                 int h = (int) (e >>> 32) & g.mask;
-                while (g.table.get(h) != 0) {
+                while (g.table.getPlain(h) != 0) {
                     h = (h + 1) & g.mask;
                 }
-                g.table.set(h, e);
+                g.table.setPlain(h, e);
             }
         }
         g.size.set(used);
