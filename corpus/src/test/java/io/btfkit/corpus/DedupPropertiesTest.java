@@ -73,6 +73,26 @@ class DedupPropertiesTest {
     }
 
     /**
+     * The final partition run in the parts or as one range gives the same bytes: one class
+     * table either way ({@code Deduplicator.finalRanges} picks by the references redirected
+     * across parts).
+     */
+    @Property(tries = 60)
+    void finalRangesChangeNoByte(@ForAll long seed, @ForAll @IntRange(min = 3, max = 40) int structs,
+                                 @ForAll @IntRange(min = 2, max = 8) int units) {
+        inParts(seed, structs, units, 2, (inputs, o) -> {
+            try {
+                System.setProperty("btfkit.dedup.finalRanges", "parts");
+                byte[] inParts = BtfWriter.write(Deduplicator.link(inputs, null, o).btf());
+                System.setProperty("btfkit.dedup.finalRanges", "one");
+                assertArrayEquals(inParts, BtfWriter.write(Deduplicator.link(inputs, null, o).btf()), o.toString());
+            } finally {
+                System.clearProperty("btfkit.dedup.finalRanges");
+            }
+        });
+    }
+
+    /**
      * Runs {@code check} on the units of a random program with several definitions of one name
      * ({@link CuSplitter}), as a link of units and of whole inputs, with {@code parts} parts forced.
      */

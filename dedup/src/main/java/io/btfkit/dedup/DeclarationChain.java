@@ -18,10 +18,13 @@ final class DeclarationChain {
             new UniqueDefinitionRule(), // rule 3: exactly one definition carries the name
             new BaseForwardsRule());    // rule 3 across base and split: a pairing proves a base FWD
 
-    /** Runs every rule that applies, then redirects references to what they resolved. */
-    static void resolve(DeclarationEvidence e, PhaseTimer timer) {
+    /**
+     * Runs every rule that applies, then redirects references to what they resolved; returns
+     * how many redirected references cross from one of the evidence's parts to another.
+     */
+    static long resolve(DeclarationEvidence e, PhaseTimer timer) {
         if (e.nothingToResolve()) {
-            return; // (no declaration: nothing to resolve, nothing to redirect)
+            return 0; // (no declaration: nothing to resolve, nothing to redirect)
         }
         for (DeclarationRule rule : RULES) {
             if (rule.applies(e)) {
@@ -29,8 +32,9 @@ final class DeclarationChain {
                 timer.lap(rule.getClass().getSimpleName());
             }
         }
-        Declarations.redirect(e.m, e.aliases);
+        long crossing = Declarations.redirect(e.m, e.aliases, e.parts);
         e.aliases.settle(); // (the partition and the output only read them)
         timer.lap("redirect");
+        return crossing;
     }
 }

@@ -80,6 +80,11 @@ final class DeclarationEvidence {
 
     /** The part holding merged index {@code i}: a resolved reference stays inside its part where it can. */
     int partOf(int i) {
+        return partOf(parts, i);
+    }
+
+    /** The part of {@code parts} (merged indexes where each starts, then the end) holding index {@code i}. */
+    static int partOf(int[] parts, int i) {
         int p = Arrays.binarySearch(parts, i);
         return p >= 0 ? Math.min(p, parts.length - 2) : -p - 2;
     }

@@ -74,17 +74,24 @@ final class Declarations {
         return id < m.firstId ? base.base().starts()[id - 1] : m.starts[id - m.firstId];
     }
 
-    /** Redirects every reference to a resolved declaration to its definition (in parallel, by input). */
-    static void redirect(Merger.Merged m, Aliases aliases) {
+    /**
+     * Redirects every reference to a resolved declaration to its definition (in parallel, by
+     * input); returns how many of the rewritten references now cross from one of the
+     * {@code parts} (own-node indexes where each starts, then the end) to another.
+     */
+    static long redirect(Merger.Merged m, Aliases aliases, int[] parts) {
         if (!aliases.any()) {
-            return;
+            return 0;
         }
         int[] w = m.words;
         int[] st = m.starts;
         int first = m.firstId;
         int[] inputFirst = m.inputFirst;
+        long[] crossing = new long[inputFirst.length - 1];
         java.util.stream.IntStream.range(0, inputFirst.length - 1).parallel().forEach(u -> {
-            for (int i = inputFirst[u] - first; i < inputFirst[u + 1] - first; i++) {
+            int from = inputFirst[u] - first;
+            int part = DeclarationEvidence.partOf(parts, from);
+            for (int i = from; i < inputFirst[u + 1] - first; i++) {
                 int s = st[i];
                 int count = TypeRefs.typeIdCount(w, s);
                 for (int k = 0, slot = TypeRefs.firstTypeIdSlot(w, s), stride = TypeRefs.typeIdStride(w, s); k < count;
@@ -97,8 +104,12 @@ final class Declarations {
                         ref = aliases.target(ref - first);
                     }
                     w[slot] = ref;
+                    if (ref >= first && DeclarationEvidence.partOf(parts, ref - first) != part) {
+                        crossing[u]++;
+                    }
                 }
             }
         });
+        return java.util.Arrays.stream(crossing).sum();
     }
 }
