@@ -119,6 +119,33 @@ class SafeOutputTest {
         assertEquals(List.of(), tempFilesIn(tmp));
     }
 
+    /**
+     * A link writes its output's temporary file on another thread while it verifies the output
+     * (LinkCommand); a file it may not replace is still refused with the same message, the old
+     * bytes kept, no temporary file left — and a link that may write leaves only its output.
+     */
+    @Test
+    void aLinkWritingWhileItVerifiesStillRefusesAProtectedOutput() throws Exception {
+        Path in = prog();
+        Path out = tmp.resolve("ro-link.btf");
+        Files.write(out, new byte[] {7});
+        Files.setPosixFilePermissions(out, PosixFilePermissions.fromString("r--r--r--"));
+        Cli r = Cli.run("link", "-q", in.toString(), in.toString(), "-o", out.toString());
+        assertEquals(2, r.exit, r.toString());
+        assertEquals("btfkit: " + out + ": cannot write: Permission denied\n", r.err);
+        assertArrayEquals(new byte[] {7}, Files.readAllBytes(out));
+        assertEquals(List.of(), tempFilesIn(tmp));
+        Path ok = tmp.resolve("linked.btf");
+        Path map = tmp.resolve("linked.map");
+        Cli written = Cli.run("link", "-q", in.toString(), in.toString(), "-o", ok.toString(), "--map", map.toString());
+        assertEquals(0, written.exit, written.toString());
+        Cli streamed = Cli.run("link", "-q", in.toString(), in.toString(), "-o", "-");
+        assertEquals(0, streamed.exit, streamed.toString());
+        assertArrayEquals(streamed.out, Files.readAllBytes(ok), "the file staged while verifying holds what stdout gets");
+        assertTrue(Files.size(map) > 0);
+        assertEquals(List.of(), tempFilesIn(tmp));
+    }
+
     @Test
     void aFailedWriteKeepsThePreviousOutput() throws Exception {
         Path out = tmp.resolve("out.btf");
