@@ -236,7 +236,7 @@ final class Merger {
                         whole[k - from] = true;
                         if (current != null) {
                             early[k - from] = WholeUnitStrings.intern(into, wordAt[k], units[k].starts, in.strings(),
-                                    baseStrings, current, stringStart);
+                                    current);
                         }
                     } else {
                         numbered[k - from] = number(into, wordAt[k], units[k].starts, 0, units[k].count(), in.strings(),
@@ -273,7 +273,7 @@ final class Merger {
                         need[1] += unitStrings[t].count();
                     }
                 }
-                pool = firstPool(need[0], need[1], base == null, to == k0);
+                pool = firstPool(need[0], need[1], baseStrings, to == k0, seedsBase(baseStrings, wordAt[k0]));
             }
             for (UnitStrings us : unitStrings) {
                 perInputStrings += us == null ? 0 : us.count();
@@ -292,10 +292,9 @@ final class Merger {
                     int t = todo[i];
                     if (wholeTask[t]) {
                         int k = tasks[t][0];
-                        distinct[t] = WholeUnitStrings.intern(into, wordAt[k], units[k].starts, unitTables[k], baseStrings,
-                                p, stringStart);
+                        distinct[t] = WholeUnitStrings.intern(into, wordAt[k], units[k].starts, unitTables[k], p);
                         full[i] = distinct[t] < 0;
-                    } else if (unitStrings[t].canonicalize(baseStrings, p, stringStart)) {
+                    } else if (unitStrings[t].canonicalize(p)) {
                         int[] task = tasks[t];
                         unitStrings[t].rewrite(into, wordAt[task[0]], units[task[0]].starts, task[1], task[2]);
                         unitStrings[t] = null;
@@ -314,7 +313,7 @@ final class Merger {
             Arrays.fill(unitTables, r, to, null);
         }
         if (pool == null) {
-            pool = firstPool(1, 1, base == null, true); // no inputs
+            pool = firstPool(1, 1, baseStrings, true, false); // no inputs
         }
         timer.lap("merge intern (" + pool.describe() + ", " + perInputStrings + " per input)");
         double sharing = (double) perInputStrings / Math.max(1, pool.count());
@@ -329,7 +328,7 @@ final class Merger {
                 }
             });
             pool = pool.withRoom(need[0], need[1]);
-            canonicalExt = canonicalExt(ext, st, baseStrings, pool, stringStart);
+            canonicalExt = canonicalExt(ext, st, pool);
         }
         // 2. in parallel: type ids shifted, where each type starts
         int[] typeAt = new int[k0 + 1];
@@ -407,15 +406,51 @@ final class Merger {
      * upper bounds, exact for one input of one slice numbered first. When more rounds follow it
      * is capped at 1 MiB and 64 Ki strings (linked units share most strings, and the pool
      * doubles when full); when this round is the only one (a vmlinux, a module) it is not, so
-     * that no task has to intern its strings twice.
+     * that no task has to intern its strings twice. On a base ({@code baseStrings} not null) it
+     * holds the base's strings first when {@code seed}.
      */
-    private static ConcurrentStrings firstPool(long bytes, long strings, boolean standalone, boolean lastRound) {
-        ConcurrentStrings pool = lastRound ? new ConcurrentStrings(bytes, strings)
-                : new ConcurrentStrings(Math.min(bytes, 1 << 20), Math.min(strings, 1 << 16));
-        if (standalone && pool.add(new byte[0], 0, 0) != 0) {
+    private static ConcurrentStrings firstPool(long bytes, long strings, StringTable baseStrings, boolean lastRound,
+                                               boolean seed) {
+        long b = lastRound ? bytes : Math.min(bytes, 1 << 20);
+        long n = lastRound ? strings : Math.min(strings, 1 << 16);
+        if (baseStrings != null) {
+            return seed ? ConcurrentStrings.seeded(b, n, baseStrings) : ConcurrentStrings.onBase(b, n, baseStrings);
+        }
+        ConcurrentStrings pool = new ConcurrentStrings(b, n);
+        if (pool.add(new byte[0], 0, 0) != 0) {
             throw new IllegalStateException("the empty string must come first");
         }
         return pool;
+    }
+
+    /**
+     * Type words per base string from which the pool is seeded with the base's strings: a
+     * string is looked up for about 6 words of types, and seeding costs about a lookup per base
+     * string, so this waits for about 3 lookups per base string.
+     */
+    static final int SEED_WORDS_PER_BASE_STRING = 16;
+
+    /**
+     * Whether the pool holds the base's strings from the start ({@link ConcurrentStrings#seeded}):
+     * when the inputs' {@code typeWords} promise many more lookups than the base has strings
+     * (estimated as one per 16 bytes). The link of 4,023 modules: 9.0 M words on a base of
+     * 1.8 MB of strings, 80 per estimated string (1.47 M lookups, 102 K strings); the largest
+     * module alone 0.28 M words, 2.5. {@code -Dbtfkit.dedup.seedBase=always} or {@code never}
+     * forces the choice (tests compare the bytes).
+     */
+    static boolean seedsBase(StringTable baseStrings, long typeWords) {
+        if (baseStrings == null) {
+            return false;
+        }
+        String forced = System.getProperty("btfkit.dedup.seedBase", "");
+        if (!forced.isEmpty()) {
+            return forced.equals("always");
+        }
+        long strings = 0;
+        for (StringTable t = baseStrings; t != null; t = t.base()) {
+            strings += t.length() / 16 + 1; // (an estimate: counting them is the cost being weighed)
+        }
+        return typeWords >= SEED_WORDS_PER_BASE_STRING * strings;
     }
 
     /** Types per interning task: a larger input is cut in slices interned in parallel. */
@@ -628,13 +663,12 @@ final class Merger {
         }
 
         /** Sets each string's canonical offset; false when the pool's bounds ran out. */
-        boolean canonicalize(StringTable baseStrings, ConcurrentStrings pool, int stringStart) {
+        boolean canonicalize(ConcurrentStrings pool) {
             canonical = new int[order.size()];
             for (int i = 0; i < order.size(); i++) {
                 int off = order.getInt(i);
                 long lh = lengthAndHash[i];
-                int c = canonical(st, off, (int) (lh >>> 32), (int) lh, off < ownStart ? null : baseStrings, pool,
-                        stringStart);
+                int c = canonical(st, off, (int) (lh >>> 32), (int) lh, pool);
                 if (c < 0) {
                     return false;
                 }
@@ -717,8 +751,7 @@ final class Merger {
          * {@code starts}) use and rewrites their slots to canonical offsets; returns how many own
          * offsets they use, or -1 (nothing rewritten) when the pool's bounds ran out.
          */
-        static long intern(int[] words, int w, int[] starts, StringTable st, StringTable baseStrings,
-                           ConcurrentStrings pool, int stringStart) {
+        static long intern(int[] words, int w, int[] starts, StringTable st, ConcurrentStrings pool) {
             int ownStart = st.start();
             byte[] bytes = st.bytes();
             int[] canon = UnitStrings.SCRATCH.get();
@@ -739,7 +772,7 @@ final class Merger {
                             continue; // the empty string, a base string, or one seen
                         }
                         long lh = io.btfkit.core.StringPool.lengthAndHash(bytes, i);
-                        int c = canonical(st, words[m], (int) (lh >>> 32), (int) lh, baseStrings, pool, stringStart);
+                        int c = canonical(st, words[m], (int) (lh >>> 32), (int) lh, pool);
                         if (c < 0) {
                             return -1;
                         }
@@ -770,8 +803,7 @@ final class Merger {
         }
     }
 
-    private static BtfExt canonicalExt(BtfExt ext, StringTable st, StringTable baseStrings, ConcurrentStrings pool,
-                                       int stringStart) {
+    private static BtfExt canonicalExt(BtfExt ext, StringTable st, ConcurrentStrings pool) {
         int ownStart = st.start();
         return ext.remap(id -> id, off -> {
             if (off == 0 || (off >= 0 && off < ownStart)) {
@@ -783,7 +815,7 @@ final class Merger {
             }
             StringTable t = st.tableOf(off);
             long lh = io.btfkit.core.StringPool.lengthAndHash(t.bytes(), off - t.start());
-            int c = canonical(st, off, (int) (lh >>> 32), (int) lh, baseStrings, pool, stringStart);
+            int c = canonical(st, off, (int) (lh >>> 32), (int) lh, pool);
             if (c < 0) {
                 throw new IllegalStateException("string pool sized from upper bounds overflowed");
             }
@@ -791,18 +823,9 @@ final class Merger {
         });
     }
 
-    private static int canonical(StringTable st, int off, int len, int hash, StringTable baseStrings,
-                                 ConcurrentStrings pool, int stringStart) {
+    /** Canonical offset of the string at {@code off} of {@code st} (in the base, else in the pool); -1: the pool is full. */
+    private static int canonical(StringTable st, int off, int len, int hash, ConcurrentStrings pool) {
         StringTable t = st.tableOf(off);
-        int i = off - t.start();
-        byte[] bytes = t.bytes();
-        if (baseStrings != null) {
-            int b = baseStrings.find(bytes, i, len, hash);
-            if (b >= 0) {
-                return b;
-            }
-        }
-        int p = pool.add(bytes, i, len, hash);
-        return p < 0 ? -1 : stringStart + p;
+        return pool.add(t.bytes(), off - t.start(), len, hash);
     }
 }

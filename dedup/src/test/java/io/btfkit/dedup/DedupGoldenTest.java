@@ -39,4 +39,20 @@ class DedupGoldenTest {
         assertEquals(RawTextPrinter.toText(want), RawTextPrinter.toText(out), "types");
         assertArrayEquals(expected, BtfWriter.write(out));
     }
+
+    /**
+     * The same with the string pool seeded with the base's strings, as a link of many modules
+     * does ({@code Merger.seedsBase}): every base string the module names keeps the offset
+     * libbpf gives it.
+     */
+    @ParameterizedTest
+    @MethodSource("modules")
+    void splitDedupOnASeededPoolMatchesLibbpf(String module) {
+        try {
+            System.setProperty("btfkit.dedup.seedBase", "always");
+            splitDedupMatchesLibbpf(module);
+        } finally {
+            System.clearProperty("btfkit.dedup.seedBase");
+        }
+    }
 }

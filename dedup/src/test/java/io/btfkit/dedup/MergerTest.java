@@ -2,6 +2,7 @@ package io.btfkit.dedup;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.btfkit.core.Btf;
 import io.btfkit.core.BtfReader;
@@ -98,6 +99,45 @@ class MergerTest {
         assertSameMerge(full, Merger.merge(released, null, base, true, 2));
         assertEquals(java.util.Arrays.asList(null, null, null), released, "every input let go");
         assertSameMerge(full, Merger.merge(modules, null, base, false), "inputs not released are untouched");
+    }
+
+    /**
+     * Modules merged on a pool seeded with the base's strings ({@code Merger.seedsBase}) and on
+     * one that looks in the base first: the same strings, and every base string at the same
+     * base offset (a split output names base strings by those offsets).
+     */
+    @Test
+    void aSeededPoolMergesAsThePoolBesideTheBase() {
+        Btf base = BtfReader.read(TestData.bytes(TestData.golden("vmlinux-6.1.0-56.btf")));
+        List<Btf> modules = modules(base);
+        Merger.Merged beside = withSeedBase("never", () -> Merger.merge(modules, null, base, false, 1));
+        Merger.Merged seeded = withSeedBase("always", () -> Merger.merge(modules, null, base, false, 1));
+        assertSameMerge(beside, seeded, "seeded");
+        int baseStrings = 0;
+        for (int t = 0; t + 1 < beside.starts.length; t++) {
+            int[] n = {0};
+            TypeRefs.forEachStringSlot(beside.words, beside.starts[t], slot -> {
+                int off = beside.words[slot];
+                if (off < beside.stringStart || seeded.words[slot] < seeded.stringStart) {
+                    assertEquals(off, seeded.words[slot], "slot " + slot);
+                    n[0]++;
+                }
+            });
+            baseStrings += n[0];
+        }
+        assertTrue(baseStrings > 1000, baseStrings + " base strings named");
+        assertEquals(false, Merger.seedsBase(base.strings(), 280_436), "the largest module alone");
+        assertEquals(true, Merger.seedsBase(base.strings(), 8_954_410), "the 4,023 modules");
+        assertEquals(false, Merger.seedsBase(null, 8_954_410), "no base");
+    }
+
+    private static Merger.Merged withSeedBase(String how, java.util.function.Supplier<Merger.Merged> merge) {
+        try {
+            System.setProperty("btfkit.dedup.seedBase", how);
+            return merge.get();
+        } finally {
+            System.clearProperty("btfkit.dedup.seedBase");
+        }
     }
 
     @Test
