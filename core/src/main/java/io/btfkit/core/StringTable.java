@@ -60,6 +60,20 @@ public final class StringTable {
         return data;
     }
 
+    /**
+     * The strings of this section, the base's not counted: its NUL bytes (an unterminated tail
+     * is no string).
+     */
+    public int count() {
+        int n = 0;
+        for (byte b : data) {
+            if (b == 0) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** Whether {@code off} names a NUL-terminated string of this table or its base. */
     public boolean isValid(int off) {
         if (off < 0) {
@@ -223,12 +237,7 @@ public final class StringTable {
         if (idx != null) {
             return idx;
         }
-        int count = 0;
-        for (byte b : data) {
-            if (b == 0) {
-                count++;
-            }
-        }
+        int count = count();
         int cap = Integer.highestOneBit(Math.max(4, count * 2)) << 1;
         idx = new long[cap];
         int mask = cap - 1;

@@ -70,7 +70,7 @@ final class ConcurrentStrings {
     static ConcurrentStrings seeded(long maxBytes, long maxStrings, StringTable base) {
         int n = 0;
         for (StringTable t = base; t != null; t = t.base()) {
-            n += countStrings(t.bytes());
+            n += t.count();
         }
         ConcurrentStrings p = new ConcurrentStrings(maxBytes, maxStrings, base, true, n);
         p.seed(base);
@@ -91,16 +91,6 @@ final class ConcurrentStrings {
         int cap = Integer.highestOneBit((int) Math.min(1 << 30, slots) * 2 - 1);
         table = new AtomicLongArray(cap);
         mask = cap - 1;
-    }
-
-    private static int countStrings(byte[] b) {
-        int n = 0;
-        for (byte x : b) {
-            if (x == 0) {
-                n++;
-            }
-        }
-        return n;
     }
 
     /**

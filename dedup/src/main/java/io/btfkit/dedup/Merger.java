@@ -732,13 +732,8 @@ final class Merger {
                 need[1] += b.length / 16 + 16;
                 return;
             }
-            long n = 16; // (an offset inside a string is one more string: rare, and a task found full is redone)
-            for (byte x : b) {
-                if (x == 0) {
-                    n++;
-                }
-            }
-            need[1] += n;
+            // (an offset inside a string is one more string: rare, and a task found full is redone)
+            need[1] += 16L + st.count();
         }
 
         /** The end of type {@code s}'s string slots: its name, then a member's every {@code stride} words. */

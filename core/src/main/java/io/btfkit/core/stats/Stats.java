@@ -76,18 +76,8 @@ public record Stats(boolean littleEndian, int headerLength, int headerFlags, int
         long stringBytes = strs.length();
         return new Stats(f.order() == ByteOrder.LITTLE_ENDIAN, f.headerLength(), f.headerFlags(), layoutBytes,
                 layout == null ? 0 : layout.size(), btf.isSplit(), btf.firstId() - 1,
-                strs.start(), btf.firstId(), btf.ownTypeCount(), named, typeBytes, stringBytes, countStrings(strs.bytes()),
+                strs.start(), btf.firstId(), btf.ownTypeCount(), named, typeBytes, stringBytes, strs.count(),
                 f.headerLength() + typeBytes + layoutBytes + stringBytes, kinds);
-    }
-
-    private static int countStrings(byte[] data) {
-        int n = 0;
-        for (byte b : data) {
-            if (b == 0) {
-                n++;
-            }
-        }
-        return n;
     }
 
     /** The row for {@code kind}, or null when the kind has none and is unknown. */
