@@ -189,9 +189,11 @@ public final class GccNormalizer {
         fwds(u, r, anchors, applied, kept);
         arrayIndexes(u, r, fallback, applied);
         ints(u, r, fix, applied, kept);
-        anonymousFuncs(u, r, fix, applied, kept);
+        // (which types are referenced, found once: removing a FUNC asks it)
+        boolean[] referenced = fix ? referenced(u) : null;
+        anonymousFuncs(u, r, referenced, applied, kept);
         duplicateVars(u, r, fix, applied, kept);
-        funcLinkage(u, r, syms, fix, applied, kept);
+        funcLinkage(u, r, syms, referenced, applied, kept);
         datasecs(u, r, syms, fix, applied, kept);
         enums(u, kept);
         Btf out = r.build();
@@ -316,15 +318,17 @@ public final class GccNormalizer {
         }
     }
 
-    /** Anonymous FUNCs that nothing references are removed. */
-    private static void anonymousFuncs(Btf u, UnitRewriter r, boolean fix, QuirkCounts applied, QuirkCounts kept) {
+    /** Anonymous FUNCs that nothing references ({@code referenced}; null: keep them all) are removed. */
+    private static void anonymousFuncs(Btf u, UnitRewriter r, boolean[] referenced, QuirkCounts applied,
+                                       QuirkCounts kept) {
         int[] w = u.words();
+        int[] st = u.starts();
         int first = u.firstId();
-        boolean[] referenced = referenced(u);
-        for (int id = first; id < u.typeCount(); id++) {
-            int s = u.startOf(id);
+        for (int i = 0; i + 1 < st.length; i++) {
+            int s = st[i];
             if (Kind.kindOf(w[s + 1]) == Kind.FUNC && w[s] == 0) {
-                if (fix && !referenced[id - first]) {
+                int id = first + i;
+                if (referenced != null && !referenced[i]) {
                     r.remove(id, 0);
                     applied.add(GccQuirk.ANON_FUNC, id);
                 } else {
@@ -353,11 +357,12 @@ public final class GccNormalizer {
     /** Which own types of {@code u} some type refers to. */
     private static boolean[] referenced(Btf u) {
         int[] w = u.words();
+        int[] st = u.starts();
         int first = u.firstId();
         boolean[] referenced = new boolean[u.ownTypeCount()];
         int count = u.typeCount();
-        for (int id = first; id < count; id++) {
-            int start = u.startOf(id);
+        for (int i = 0; i + 1 < st.length; i++) {
+            int start = st[i];
             int slot = TypeRefs.firstTypeIdSlot(w, start);
             int stride = TypeRefs.typeIdStride(w, start);
             for (int k = TypeRefs.typeIdCount(w, start); k > 0; k--, slot += stride) {
@@ -419,21 +424,24 @@ public final class GccNormalizer {
      * Static FUNCs whose symbol is a global function of the object become global. FUNCs of
      * functions the object does not define — it references them (undefined symbol), or they
      * are declarations whose prototype lacks parameter names, which the kernel rejects — are
-     * removed: the kernel has no extern FUNC.
+     * removed unless referenced ({@code referenced}; null: only reported): the kernel has no
+     * extern FUNC.
      */
-    private static void funcLinkage(Btf u, UnitRewriter r, ObjectSymbols syms, boolean fix, QuirkCounts applied,
-                                    QuirkCounts kept) {
+    private static void funcLinkage(Btf u, UnitRewriter r, ObjectSymbols syms, boolean[] referenced,
+                                    QuirkCounts applied, QuirkCounts kept) {
         if (syms == null) {
             return;
         }
+        boolean fix = referenced != null;
         int[] w = u.words();
-        boolean[] referenced = referenced(u);
-        for (int id = u.firstId(); id < u.typeCount(); id++) {
-            int s = u.startOf(id);
+        int[] st = u.starts();
+        for (int i = 0; i + 1 < st.length; i++) {
+            int s = st[i];
             int info = w[s + 1];
             if (Kind.kindOf(info) != Kind.FUNC || w[s] == 0 || Kind.vlenOf(info) != Kind.LINKAGE_STATIC) {
                 continue;
             }
+            int id = u.firstId() + i;
             String name = u.strings().latin1(w[s]);
             if (syms.isGlobalFunction(name)) {
                 if (fix) {
@@ -443,7 +451,7 @@ public final class GccNormalizer {
                     kept.add(GccQuirk.FUNC_LINKAGE, id);
                 }
             } else if (!syms.isDefined(name) && (syms.isOnlyUndefined(name) || unnamedParameter(u, w[s + 2]))) {
-                if (fix && !referenced[id - u.firstId()]) {
+                if (fix && !referenced[i]) {
                     r.remove(id, 0);
                     applied.add(GccQuirk.EXTERN_FUNC, id);
                 } else {

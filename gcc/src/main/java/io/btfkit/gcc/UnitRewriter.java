@@ -52,7 +52,7 @@ final class UnitRewriter {
             return;
         }
         if (words == null) {
-            words = in.words().clone();
+            words = Arrays.copyOf(in.words(), in.typeSectionBytes() / 4); // (not a reused scratch's spare room)
         }
         words[at] = value;
     }
@@ -147,9 +147,12 @@ final class UnitRewriter {
         // sized exactly first, then filled: one copy of the words, not a growing list and a copy
         int kept = 0;
         int length = appended.size();
+        // (the replacements by index, not a hash lookup per type)
+        int[][] byIndex = new int[replaced.isEmpty() ? 0 : n][];
+        replaced.int2ObjectEntrySet().fastForEach(e -> byIndex[e.getIntKey()] = e.getValue());
         for (int i = 0; i < n; i++) {
             if (removed == null || !removed[i]) {
-                int[] r = replaced.get(i);
+                int[] r = byIndex.length > 0 ? byIndex[i] : null;
                 length += r != null ? r.length : st[i + 1] - st[i];
                 kept++;
             }
@@ -163,7 +166,7 @@ final class UnitRewriter {
                 continue;
             }
             s[t++] = at;
-            int[] r = replaced.get(i);
+            int[] r = byIndex.length > 0 ? byIndex[i] : null;
             if (r != null) {
                 System.arraycopy(r, 0, w, at, r.length);
                 at += r.length;
