@@ -281,7 +281,9 @@ final class LinkCommand implements Callable<Integer> {
         int[][] idMaps = new int[n][];
         io.btfkit.gcc.QuirkCounts[][] counts = new io.btfkit.gcc.QuirkCounts[n][];
         DedupResult r = linkPlanned(baseBtf, plans, false, k -> {
-            LoadedInput li = checkedBase(Inputs.load(inputs.get(k), baseBtf, true), baseBtf);
+            LoadedInput li = StreamedInputs.readObject(inputs.get(k), plans[k], baseBtf, buffers, scratch.get());
+            li = li != null ? li : Inputs.load(inputs.get(k), baseBtf, true);
+            checkedBase(li, baseBtf);
             if (li.units().size() != 1 || li.distilledBase() != null || li.ext() != null
                     || BpfObjectFixup.isBpfObject(li)) {
                 throw new NotStreamable();
@@ -292,7 +294,8 @@ final class LinkCommand implements Callable<Integer> {
             GccNormalizer.UnitResult normalized = f.units().get(0);
             idMaps[k] = normalized.idMap();
             counts[k] = new io.btfkit.gcc.QuirkCounts[] {f.applied(), f.kept()};
-            return normalized.btf();
+            // (the merge holds a round of units, and this thread reads its next one into the same scratch)
+            return ownArrays(normalized.btf(), u);
         });
         if (r == null) {
             return null;
@@ -304,6 +307,18 @@ final class LinkCommand implements Callable<Integer> {
             units.addStreamed(inputs.get(k), read[k], idMaps[k], baseBtf);
         }
         return r;
+    }
+
+    /**
+     * {@code btf}, its words copied when they are those of {@code read}, a unit read into a
+     * reused scratch (whose starts are the reader's own copy).
+     */
+    private static Btf ownArrays(Btf btf, Btf read) {
+        if (btf.words() != read.words()) {
+            return btf;
+        }
+        return new Btf(btf.base(), Arrays.copyOf(btf.words(), btf.typeSectionBytes() / 4), btf.starts(), btf.strings(),
+                btf.format());
     }
 
     /** Each input's {@link StreamedInputs.Plan} (in parallel), or null when one cannot be streamed. */
@@ -447,15 +462,9 @@ final class LinkCommand implements Callable<Integer> {
         }
         if (li.units().stream().anyMatch(GccNormalizer::isGccEncoded)) {
             return new LoadedInput(li.path(), li.source(), li.compression(), li.units(),
-                    li.elf().keepingOnly(LinkCommand::symbolTable), li.ext(), li.distilledBase());
+                    li.elf().keepingSymbolTables(), li.ext(), li.distilledBase());
         }
         return withoutElf(li);
-    }
-
-    /** A symbol table, its extended section indexes or a string table (the symbols' names). */
-    private static boolean symbolTable(io.btfkit.core.elf.ElfFile.Section s) {
-        return s.type() == io.btfkit.core.elf.ElfConstants.SHT_SYMTAB || s.type() == io.btfkit.core.elf.ElfConstants.SHT_SYMTAB_SHNDX
-                || s.type() == io.btfkit.core.elf.ElfConstants.SHT_STRTAB;
     }
 
     /** Per linked unit, in link order: its name in the map, its type ids as read, and its normalisation's renumbering. */

@@ -136,4 +136,48 @@ final class StreamedInputs {
             }
         }
     }
+
+    /**
+     * An ELF object planned by {@link #plan} as {@link Inputs#load} reads it — its one
+     * {@code .BTF} unit, validated, and its ELF — but read through a buffer from {@code buffers}
+     * (given back) and keeping of the ELF only its symbol tables ({@link
+     * io.btfkit.core.elf.ElfFile#keepingSymbolTables}): a gcc link reads
+     * each object whole for its symbol tables, and 362 kernel objects' bytes had been 60 MB of
+     * garbage, their types' words 22 MB more. The unit's words are {@code scratch}'s
+     * ({@link BtfReader.Scratch}). Null when the input cannot be read this way; the ordinary
+     * read then reports any error.
+     */
+    static io.btfkit.core.io.LoadedInput readObject(Path file, Plan plan, Btf base, Queue<byte[]> buffers,
+                                                   BtfReader.Scratch scratch) {
+        if (!plan.elf()) {
+            return null;
+        }
+        byte[] buf = buffers.poll();
+        try (FileChannel ch = FileChannel.open(file)) {
+            long size = ch.size();
+            if (size > InputLimits.maxBytes()) {
+                return null;
+            }
+            if (buf == null || buf.length < size) {
+                buf = new byte[(int) Math.min(InputLimits.maxBytes(), Math.max(size + size / 2, 1 << 16))];
+            }
+            if (!FileBytes.readFully(ch, buf, (int) size)) {
+                return null;
+            }
+            io.btfkit.core.elf.ElfFile elf = io.btfkit.core.elf.ElfFile.parse(buf, (int) size);
+            if (elf.section(".BTF.base").isPresent() || elf.section(".BTF.ext").isPresent()) {
+                return null;
+            }
+            Btf u = elf.readSection(".BTF", (d, off, len) -> InputLoader.readOneBlob(d, off, len, base, scratch))
+                    .orElse(null);
+            return u == null ? null : new io.btfkit.core.io.LoadedInput(file, io.btfkit.core.io.LoadedInput.Source.ELF,
+                    null, u, elf.keepingSymbolTables(), null, null);
+        } catch (IOException | BtfException e) {
+            return null;
+        } finally {
+            if (buf != null) {
+                buffers.offer(buf);
+            }
+        }
+    }
 }

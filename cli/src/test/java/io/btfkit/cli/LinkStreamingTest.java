@@ -159,6 +159,45 @@ class LinkStreamingTest {
         assertFalse(LinkCommand.lastStreamed, "a BPF object makes the link read its inputs first");
     }
 
+    /**
+     * A gcc object read for the streamed link's merge — whole, through one reused buffer and
+     * scratch, keeping its symbol tables only — normalises to what the ordinary read of the same
+     * file normalises to (each before the next is read into the same scratch); an object with a
+     * {@code .BTF.ext} (a BPF object) is left to the ordinary read.
+     */
+    @Test
+    void anObjectReadThroughReusedBuffersNormalisesAsTheObjectRead() {
+        java.util.Queue<byte[]> buffers = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        io.btfkit.core.BtfReader.Scratch scratch = new io.btfkit.core.BtfReader.Scratch();
+        List<Path> objects = new ArrayList<>();
+        for (String o : List.of("worker.o", "queue.o", "main.o", "job.o")) { // (the largest first: the scratch is reused)
+            objects.add(TestData.sample("gcc/" + o));
+        }
+        io.btfkit.gcc.GccNormalizer.Survey survey = new io.btfkit.gcc.GccNormalizer.Survey();
+        objects.forEach(p -> survey.add(Inputs.load(p, null, true)));
+        io.btfkit.gcc.GccNormalizer.Plan plan = survey.plan();
+        int symbolFixes = 0;
+        for (Path p : objects) {
+            io.btfkit.core.io.LoadedInput streamed = StreamedInputs.readObject(p, StreamedInputs.plan(p), null, buffers,
+                    scratch);
+            io.btfkit.core.io.LoadedInput read = Inputs.load(p, null, true);
+            assertEquals(io.btfkit.core.text.RawTextPrinter.toText(read.units().get(0)),
+                    io.btfkit.core.text.RawTextPrinter.toText(streamed.units().get(0)), p.toString());
+            var a = io.btfkit.gcc.GccNormalizer.normalize(streamed, plan, io.btfkit.gcc.GccNormalizer.Level.FIX);
+            var b = io.btfkit.gcc.GccNormalizer.normalize(read, plan, io.btfkit.gcc.GccNormalizer.Level.FIX);
+            assertEquals(io.btfkit.core.text.RawTextPrinter.toText(b.units().get(0).btf()),
+                    io.btfkit.core.text.RawTextPrinter.toText(a.units().get(0).btf()), p.toString());
+            assertEquals(b.applied().toString(), a.applied().toString(), p + ": the quirks fixed");
+            assertEquals(b.kept().toString(), a.kept().toString(), p + ": the quirks kept");
+            symbolFixes += a.applied().count(io.btfkit.gcc.GccQuirk.DATASEC_LAYOUT)
+                    + a.applied().count(io.btfkit.gcc.GccQuirk.FUNC_LINKAGE) + a.applied().count(io.btfkit.gcc.GccQuirk.EXTERN_FUNC);
+        }
+        assertTrue(symbolFixes > 0, "fixes that read the objects' symbol tables");
+        Path bpf = TestData.sample("bpf/task_trace.bpf.o");
+        StreamedInputs.Plan bpfPlan = StreamedInputs.plan(bpf);
+        assertTrue(bpfPlan == null || StreamedInputs.readObject(bpf, bpfPlan, null, buffers, scratch) == null);
+    }
+
     private Cli gccLink(List<Path> inputs, String out, String map) {
         List<String> args = new ArrayList<>(List.of("link", "--fix", "-v", "-o", tmp.resolve(out).toString(),
                 "--map", tmp.resolve(map).toString()));

@@ -201,6 +201,22 @@ public final class ElfFile {
         return new ElfFile(new byte[0], 0, cls, order, type, machine, shoff, shstrndx, sections, segments, Map.copyOf(k));
     }
 
+    /**
+     * {@link #keepingOnly} the symbol tables, their extended section indexes and the sections
+     * their {@code sh_link} names (their string tables, or whatever a damaged file names, so
+     * that reading the symbols reports that file's fault rather than bytes not kept).
+     */
+    public ElfFile keepingSymbolTables() {
+        java.util.Set<Integer> linked = new java.util.HashSet<>();
+        for (Section s : sections) {
+            if (s.type() == ElfConstants.SHT_SYMTAB || s.type() == ElfConstants.SHT_SYMTAB_SHNDX) {
+                linked.add(s.link());
+            }
+        }
+        return keepingOnly(s -> s.type() == ElfConstants.SHT_SYMTAB || s.type() == ElfConstants.SHT_SYMTAB_SHNDX
+                || linked.contains(s.index()));
+    }
+
     /** The bytes of the first section named {@code name}, when there is one. */
     public Optional<byte[]> sectionData(String name) {
         return section(name).map(this::sectionData);

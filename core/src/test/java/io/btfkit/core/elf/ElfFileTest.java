@@ -156,6 +156,30 @@ class ElfFileTest {
         assertThrows(IllegalStateException.class, () -> kept.withSections(new java.util.LinkedHashMap<>()));
     }
 
+    /**
+     * An object keeping its symbol tables keeps the symbols and the names its {@code sh_link}
+     * gives — also when a damaged file names another kind of section there, whose bytes the
+     * symbols' reader then sees as the file has them.
+     */
+    @Test
+    void keepingTheSymbolTablesKeepsWhatTheirLinksName() {
+        byte[] bytes = ElfTools.sampleBytes("gcc/worker.o");
+        ElfFile elf = ElfFile.parse(bytes);
+        Section symtab = elf.sections().stream().filter(s -> s.type() == ElfConstants.SHT_SYMTAB).findFirst().orElseThrow();
+        ElfFile kept = elf.keepingSymbolTables();
+        assertArrayEquals(elf.sectionData(symtab), kept.sectionData(symtab));
+        assertArrayEquals(elf.sectionData(elf.sections().get(symtab.link())), kept.sectionData(elf.sections().get(symtab.link())));
+        Section text = elf.section(".text").orElseThrow();
+        assertThrows(IllegalStateException.class, () -> kept.sectionData(text), "not a symbol table's");
+
+        // sh_link of the symbol table (Elf64_Shdr word at byte 40) set to .text's index
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes).order(elf.order());
+        long shoff = b.getLong(0x28);
+        b.putInt((int) (shoff + 64L * symtab.index() + 40), text.index());
+        ElfFile damaged = ElfFile.parse(bytes);
+        assertArrayEquals(damaged.sectionData(text), damaged.keepingSymbolTables().sectionData(text));
+    }
+
     @Test
     void bigEndianBpfObjectHoldsBigEndianBtf() {
         ElfFile elf = ElfFile.parse(ElfTools.sampleBytes("bpf/task_trace.bpfeb.o"));
