@@ -80,7 +80,7 @@ final class ContextResolver {
         // walk found on every core, walked in id order: the scan reads every type, the walks few)
         for (int i : ParallelScan.picks(n, (from, to, out) -> {
             for (int i = from; i < to; i++) {
-                if (enclosing.is(m.words, m.starts[i]) && !aliases.isAlias(i)) {
+                if (enclosing.is(m.kinds[i], m.words, m.starts[i]) && !aliases.isAlias(i)) {
                     int d = defs.defOf(first + i);
                     // (unclassified: the definitions pass left out what cannot reach such a tag)
                     if (d >= 0 && (d < lfirst || reach[d - lfirst])) {
@@ -97,7 +97,7 @@ final class ContextResolver {
         // pass 2: what the other members of those definitions have at those places
         for (int i : ParallelScan.picks(n, (from, to, out) -> {
             for (int i = from; i < to; i++) {
-                if (enclosing.is(m.words, m.starts[i]) && interesting.contains(defs.defOf(first + i))) {
+                if (enclosing.is(m.kinds[i], m.words, m.starts[i]) && interesting.contains(defs.defOf(first + i))) {
                     out.add(i);
                 }
             }
@@ -181,19 +181,25 @@ final class ContextResolver {
             this.sharedFunctions = sharedFunctions;
         }
 
+        /** Enclosing definitions with these shared functions (tests). */
+        static Enclosing withSharedFunctions(IntOpenHashSet sharedFunctions) {
+            return new Enclosing(sharedFunctions);
+        }
+
         /** Functions of the merged inputs whose name (a canonical string offset) is in two or more inputs. */
         static Enclosing of(Merger.Merged m) {
             int[] w = m.words;
             int[] st = m.starts;
             int first = m.firstId;
             int[] inputFirst = m.inputFirst;
+            byte[] kinds = m.kinds;
             Int2IntOpenHashMap inputOf = new Int2IntOpenHashMap();
             inputOf.defaultReturnValue(-1);
             IntOpenHashSet shared = new IntOpenHashSet();
             for (int u = 0; u + 1 < inputFirst.length; u++) {
                 for (int i = inputFirst[u] - first; i < inputFirst[u + 1] - first; i++) {
-                    int s = st[i];
-                    if (Kind.kindOf(w[s + 1]) == Kind.FUNC && w[s] != 0) {
+                    if (TypeKinds.kind(kinds[i]) == Kind.FUNC && TypeKinds.named(kinds[i])) {
+                        int s = st[i];
                         int old = inputOf.putIfAbsent(w[s], u);
                         if (old >= 0 && old != u) {
                             shared.add(w[s]);
@@ -204,10 +210,15 @@ final class ContextResolver {
             return new Enclosing(shared);
         }
 
+        /** Whether the type at {@code w[s]} is an enclosing definition (a base's type: no byte made). */
         boolean is(int[] w, int s) {
-            int info = w[s + 1];
-            int kind = Kind.kindOf(info);
-            return w[s] != 0 && (Kind.isComposite(kind) && Kind.vlenOf(info) > 0 || kind == Kind.TYPEDEF
+            return is(TypeKinds.of(w, s), w, s);
+        }
+
+        /** Whether the type with {@link TypeKinds} byte {@code k}, its words at {@code w[s]}, is an enclosing definition. */
+        boolean is(byte k, int[] w, int s) {
+            int kind = TypeKinds.kind(k);
+            return TypeKinds.named(k) && (Kind.isComposite(kind) && TypeKinds.hasMembers(k) || kind == Kind.TYPEDEF
                     || kind == Kind.FUNC && sharedFunctions.contains(w[s]));
         }
     }

@@ -34,6 +34,7 @@ final class ContextRoots {
     static BitSet of(Merger.Merged m, ContextResolver.Enclosing enclosing, Ambiguity ambiguous) {
         int[] w = m.words;
         int[] st = m.starts;
+        byte[] kinds = m.kinds;
         int n = st.length - 1;
         byte[] state = new byte[n];
         BitSet roots = new BitSet(n);
@@ -47,11 +48,11 @@ final class ContextRoots {
         for (int u = 0; u + 1 < inputFirst.length; u++) {
             int a = inputFirst[u] - first;
             int b = inputFirst[u + 1] - first;
-            if (!holdsAmbiguousDeclaration(w, st, a, b, ambiguous)) {
+            if (!holdsAmbiguousDeclaration(w, st, kinds, a, b, ambiguous)) {
                 continue;
             }
             for (int i = a; i < b; i++) {
-                if (enclosing.is(w, st[i]) && childrenReach(m, i, state, ambiguous, stackNode, stackEdge)) {
+                if (enclosing.is(kinds[i], w, st[i]) && childrenReach(m, i, state, ambiguous, stackNode, stackEdge)) {
                     roots.set(i);
                     names.add(w[st[i]]);
                 }
@@ -59,7 +60,7 @@ final class ContextRoots {
         }
         if (!roots.isEmpty()) {
             for (int i = 0; i < n; i++) {
-                if (names.contains(w[st[i]]) && enclosing.is(w, st[i])) {
+                if (enclosing.is(kinds[i], w, st[i]) && names.contains(w[st[i]])) {
                     roots.set(i);
                 }
             }
@@ -67,10 +68,10 @@ final class ContextRoots {
         return roots;
     }
 
-    private static boolean holdsAmbiguousDeclaration(int[] w, int[] st, int a, int b, Ambiguity ambiguous) {
+    private static boolean holdsAmbiguousDeclaration(int[] w, int[] st, byte[] kinds, int a, int b, Ambiguity ambiguous) {
         for (int i = a; i < b; i++) {
             int s = st[i];
-            if (w[s] != 0 && Declarations.isDeclaration(w, s) && ambiguous.test(w[s], Kind.kindOf(w[s + 1]) == Kind.FWD)) {
+            if (TypeKinds.isNamedDeclaration(kinds[i]) && ambiguous.test(w[s], TypeKinds.kind(kinds[i]) == Kind.FWD)) {
                 return true;
             }
         }

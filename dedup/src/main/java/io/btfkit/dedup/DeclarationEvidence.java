@@ -123,7 +123,7 @@ final class DeclarationEvidence {
             if (units) {
                 atoms();
                 ContextResolver.Enclosing enc = enclosing();
-                definitions = define(i -> enc.is(m.words, m.starts[i]), null);
+                definitions = define(i -> enc.is(m.kinds[i], m.words, m.starts[i]), null);
             } else if (wholeInputs) {
                 definitions = definitionsForContext();
             } else {
@@ -140,7 +140,7 @@ final class DeclarationEvidence {
 
     private Definitions.Atoms atoms() {
         if (atoms == null) {
-            atoms = new Definitions.Atoms(m.words, m.starts, base);
+            atoms = new Definitions.Atoms(m.words, m.starts, m.kinds, base);
             timer.lap("atoms");
         }
         return atoms;
@@ -180,6 +180,7 @@ final class DeclarationEvidence {
         boolean baseForwards = base != null && inputs() == 1;
         int[] w = m.words;
         int[] st = m.starts;
+        byte[] kinds = m.kinds;
         // each range of the types into a set of its own, on every core, then their union (a
         // loop over every type, alone on one core before the rules: 3,000 units 100 ms)
         int n = st.length - 1;
@@ -188,10 +189,9 @@ final class DeclarationEvidence {
         ParallelScan.each(ranges, k -> {
             IntOpenHashSet mine = new IntOpenHashSet();
             for (int i = ParallelScan.start(k, ranges, n), to = ParallelScan.start(k + 1, ranges, n); i < to; i++) {
-                int s = st[i];
-                if (w[s] != 0 && Declarations.isDeclaration(w, s)
-                        && (all || base == null || baseForwards || !base.hasDeclaration(w, s))) {
-                    mine.add(w[s]);
+                if (TypeKinds.isNamedDeclaration(kinds[i])
+                        && (all || base == null || baseForwards || !base.hasDeclaration(w, st[i]))) {
+                    mine.add(w[st[i]]);
                 }
             }
             found[k] = mine;
@@ -249,7 +249,7 @@ final class DeclarationEvidence {
                 while (i >= parts[p + 1]) {
                     p++;
                 }
-                if (aliases.isAlias(i) || !Definitions.ByName.isFullTag(w, st[i])) {
+                if (!TypeKinds.isFullTag(m.kinds[i]) || aliases.isAlias(i)) {
                     continue;
                 }
                 int def = defs.defOf(first + i);

@@ -88,7 +88,7 @@ final class Definitions {
                           java.util.function.IntPredicate alsoRoot,
                           java.util.function.IntPredicate rootName) {
         return of(words, starts, first, base, everything, partStart, alsoRoot, rootName,
-                new Atoms(words, starts, base));
+                new Atoms(words, starts, null, base));
     }
 
     /** ... with the atoms of {@code words} already made (a run that classifies twice makes them once). */
@@ -99,14 +99,11 @@ final class Definitions {
         int[] baseDef = base == null ? null : base.definitions.baseDefOfId();
         WorkGraph g = new WorkGraph(words, starts, first, baseDef);
         g.setAtoms(atoms.ofType, atoms.ofExternal, atoms.words);
+        byte[] kinds = atoms.kinds;
         java.util.BitSet roots = ParallelScan.marks(n, (from, to, bits) -> {
             for (int i = from; i < to; i++) {
-                int info = words[starts[i] + 1];
-                int kind = Kind.kindOf(info);
-                int name = words[starts[i]];
-                if (everything || name != 0
-                        && (Kind.isComposite(kind) || (Kind.isEnum(kind) && Kind.vlenOf(info) > 0))
-                        && (rootName == null || rootName.test(name))
+                boolean fullTag = kinds != null ? TypeKinds.isFullTag(kinds[i]) : ByName.isFullTag(words, starts[i]);
+                if (everything || fullTag && (rootName == null || rootName.test(words[starts[i]]))
                         || alsoRoot != null && alsoRoot.test(i)) {
                     bits[i >>> 6] |= 1L << i;
                 }
@@ -141,8 +138,12 @@ final class Definitions {
         final int[] ofType;
         final Int2IntOpenHashMap ofExternal;
         final int[] words;
+        /** The {@link TypeKinds} bytes of the types atomised, or null (their words are read instead). */
+        final byte[] kinds;
 
-        Atoms(int[] w, int[] starts, BaseIndex base) {
+        /** Atoms of the types of {@code w} at {@code starts}, whose {@link TypeKinds} bytes {@code kinds} are (null: none made). */
+        Atoms(int[] w, int[] starts, byte[] kinds, BaseIndex base) {
+            this.kinds = kinds;
             Long2IntOpenHashMap atomOf = new Long2IntOpenHashMap();
             atomOf.defaultReturnValue(-1);
             it.unimi.dsi.fastutil.ints.IntArrayList keys = new it.unimi.dsi.fastutil.ints.IntArrayList();
@@ -169,7 +170,8 @@ final class Definitions {
             }
             ofType = new int[n];
             for (int i = 0; i < n; i++) {
-                ofType[i] = atom(w, starts[i], atomOf, keys);
+                // (most types are not named tags: their words are not read when the bytes say so)
+                ofType[i] = kinds != null && !TypeKinds.isNamedTag(kinds[i]) ? -1 : atom(w, starts[i], atomOf, keys);
             }
             int count = keys.size() / 2;
             words = new int[WorkGraph.EXTRA_WORDS * count];

@@ -38,6 +38,8 @@ final class Merger {
         /** The merged types' words and where each starts; null once {@link #releaseTypes} let them go. */
         int[] words;
         int[] starts;
+        /** Each merged type's {@link TypeKinds} byte. */
+        final byte[] kinds;
         /**
          * Own strings, NUL-terminated, each once (the interning table is let go after the
          * merge); canonical offset = stringStart + offset in this array.
@@ -59,11 +61,13 @@ final class Merger {
          */
         double stringSharing = 1;
 
-        Merged(Btf base, int firstId, int[] words, int[] starts, byte[] pool, int stringStart, int[] inputFirst) {
+        Merged(Btf base, int firstId, int[] words, int[] starts, byte[] kinds, byte[] pool, int stringStart,
+               int[] inputFirst) {
             this.base = base;
             this.firstId = firstId;
             this.words = words;
             this.starts = starts;
+            this.kinds = kinds;
             this.pool = pool;
             this.stringStart = stringStart;
             this.inputFirst = inputFirst;
@@ -344,14 +348,15 @@ final class Merger {
         inputFirst[k0] = firstId + typeAt[k0];
         int[] starts = new int[typeAt[k0] + 1];
         starts[typeAt[k0]] = wordAt[k0];
+        byte[] kinds = new byte[typeAt[k0]];
         int[] merged = words;
         IntStream.range(0, k0).parallel().forEach(k -> {
-            units[k].shift(merged, starts, wordAt[k], typeAt[k], firstId + typeAt[k]);
+            units[k].shift(merged, starts, kinds, wordAt[k], typeAt[k], firstId + typeAt[k]);
             units[k].starts = null;
         });
         timer.lap("merge shift");
-        Merged m = new Merged(base, firstId, words, starts, Arrays.copyOf(pool.bytes(), pool.size()), stringStart,
-                inputFirst);
+        Merged m = new Merged(base, firstId, words, starts, kinds, Arrays.copyOf(pool.bytes(), pool.size()),
+                stringStart, inputFirst);
         m.ext = canonicalExt;
         m.format = k0 == 0 ? Btf.RawFormat.CLASSIC : units[0].format;
         m.anySplit = Arrays.stream(units).anyMatch(u -> u.split);
@@ -488,13 +493,17 @@ final class Merger {
             return starts.length - 1;
         }
 
-        /** Shifts the ids of the unit's types at {@code words[w..]} to merged ids from {@code newFirst}. */
-        void shift(int[] words, int[] outStarts, int w, int t, int newFirst) {
+        /**
+         * Shifts the ids of the unit's types at {@code words[w..]} to merged ids from {@code newFirst},
+         * and sets their starts and {@link TypeKinds} bytes from index {@code t}.
+         */
+        void shift(int[] words, int[] outStarts, byte[] kinds, int w, int t, int newFirst) {
             int shift = newFirst - firstId;
             int n = starts.length - 1;
             for (int i = 0; i < n; i++) {
                 int ds = w + starts[i];
                 outStarts[t + i] = ds;
+                kinds[t + i] = TypeKinds.of(words, ds);
                 int count = TypeRefs.typeIdCount(words, ds);
                 for (int k = 0; k < count; k++) {
                     int slot = TypeRefs.typeIdSlot(words, ds, k);

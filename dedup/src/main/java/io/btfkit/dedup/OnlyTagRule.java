@@ -34,13 +34,13 @@ final class OnlyTagRule implements DeclarationRule {
     private static int resolveByOnlyTag(Merger.Merged m, Aliases aliases) {
         int[] w = m.words;
         int[] st = m.starts;
+        byte[] kinds = m.kinds;
         int n = st.length - 1;
         IntOpenHashSet declaredTags = new IntOpenHashSet();
         IntOpenHashSet declaredEnums = new IntOpenHashSet();
         for (int i = 0; i < n; i++) {
-            int s = st[i];
-            if (w[s] != 0 && Declarations.isDeclaration(w, s)) {
-                (Kind.kindOf(w[s + 1]) == Kind.FWD ? declaredTags : declaredEnums).add(w[s]);
+            if (TypeKinds.isNamedDeclaration(kinds[i])) {
+                (TypeKinds.kind(kinds[i]) == Kind.FWD ? declaredTags : declaredEnums).add(w[st[i]]);
             }
         }
         if (declaredTags.isEmpty() && declaredEnums.isEmpty()) {
@@ -51,6 +51,9 @@ final class OnlyTagRule implements DeclarationRule {
         composites.defaultReturnValue(Names.ABSENT);
         enums.defaultReturnValue(Names.ABSENT);
         for (int i = 0; i < n; i++) {
+            if (!TypeKinds.isFullTag(kinds[i])) {
+                continue; // (only named structs, unions and enums with values can be the one tag)
+            }
             int s = st[i];
             int info = w[s + 1];
             int kind = Kind.kindOf(info);
@@ -65,10 +68,10 @@ final class OnlyTagRule implements DeclarationRule {
         }
         int resolved = 0;
         for (int i = 0; i < n; i++) {
-            int s = st[i];
-            if (w[s] == 0 || !Declarations.isDeclaration(w, s)) {
+            if (!TypeKinds.isNamedDeclaration(kinds[i])) {
                 continue;
             }
+            int s = st[i];
             int target = Kind.kindOf(w[s + 1]) == Kind.FWD ? composites.get(w[s]) : enums.get(w[s]);
             if (target >= 0 && Declarations.kindMatches(w, s, w, st[target - m.firstId])) {
                 aliases.set(i, target);

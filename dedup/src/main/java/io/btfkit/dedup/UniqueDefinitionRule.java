@@ -26,10 +26,10 @@ final class UniqueDefinitionRule implements DeclarationRule {
         int[] st = m.starts;
         // each declaration on its own (the maps are only read): in parallel
         return IntStream.range(0, st.length - 1).parallel().map(i -> {
-            int s = st[i];
-            if (aliases.isAlias(i) || !Declarations.isDeclaration(w, s) || w[s] == 0) {
+            if (!TypeKinds.isNamedDeclaration(m.kinds[i]) || aliases.isAlias(i)) {
                 return 0;
             }
+            int s = st[i];
             if (leaveBaseDeclarations && base.hasDeclaration(w, s)) {
                 return 0;
             }
