@@ -277,7 +277,7 @@ final class Merger {
                         need[1] += unitStrings[t].count();
                     }
                 }
-                pool = firstPool(need[0], need[1], baseStrings, to == k0, seedsBase(baseStrings, wordAt[k0]));
+                pool = firstPool(need[0], need[1], wordAt[k0], baseStrings, to == k0, seedsBase(baseStrings, wordAt[k0]));
             }
             for (UnitStrings us : unitStrings) {
                 perInputStrings += us == null ? 0 : us.count();
@@ -308,7 +308,7 @@ final class Merger {
                 });
                 pending = IntStream.range(0, todo.length).filter(i -> full[i]).map(i -> todo[i]).toArray();
                 if (pending.length > 0) {
-                    pool = pool.grown(0, 0);
+                    pool = pool.grownFor(wordAt[to], wordAt[k0]);
                 }
             }
             for (long d : distinct) {
@@ -317,7 +317,7 @@ final class Merger {
             Arrays.fill(unitTables, r, to, null);
         }
         if (pool == null) {
-            pool = firstPool(1, 1, baseStrings, true, false); // no inputs
+            pool = firstPool(1, 1, 0, baseStrings, true, false); // no inputs
         }
         timer.lap("merge intern (" + pool.describe() + ", " + perInputStrings + " per input)");
         double sharing = (double) perInputStrings / Math.max(1, pool.count());
@@ -409,15 +409,18 @@ final class Merger {
     /**
      * The pool sized for the first round: {@code bytes} and {@code strings}, its tasks' needs —
      * upper bounds, exact for one input of one slice numbered first. When more rounds follow it
-     * is capped at 1 MiB and 64 Ki strings (linked units share most strings, and the pool
-     * doubles when full); when this round is the only one (a vmlinux, a module) it is not, so
-     * that no task has to intern its strings twice. On a base ({@code baseStrings} not null) it
-     * holds the base's strings first when {@code seed}.
+     * is held to 1 MiB and 64 Ki strings (linked units share most strings, and the pool grows
+     * when full, {@link ConcurrentStrings#grownFor}), from above and, while the inputs' type
+     * bytes ({@code 4 * typeWords}) are more, from below: a first round of small modules needed
+     * 38 KB, and the pool then grew 8 times; when this round is the only one (a vmlinux, a
+     * module) it is what the round needs, so that no task has to intern its strings twice. On a
+     * base ({@code baseStrings} not null) it holds the base's strings first when {@code seed}.
      */
-    private static ConcurrentStrings firstPool(long bytes, long strings, StringTable baseStrings, boolean lastRound,
-                                               boolean seed) {
-        long b = lastRound ? bytes : Math.min(bytes, 1 << 20);
-        long n = lastRound ? strings : Math.min(strings, 1 << 16);
+    private static ConcurrentStrings firstPool(long bytes, long strings, long typeWords, StringTable baseStrings,
+                                               boolean lastRound, boolean seed) {
+        // (below: about as many bytes of strings as of types, a string per 16 bytes of types)
+        long b = lastRound ? bytes : Math.min(1 << 20, Math.max(bytes, 4 * typeWords));
+        long n = lastRound ? strings : Math.min(1 << 16, Math.max(strings, typeWords / 4));
         if (baseStrings != null) {
             return seed ? ConcurrentStrings.seeded(b, n, baseStrings) : ConcurrentStrings.onBase(b, n, baseStrings);
         }

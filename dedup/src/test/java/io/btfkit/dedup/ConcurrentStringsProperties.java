@@ -87,6 +87,40 @@ class ConcurrentStringsProperties {
                 "the pool counts only its own strings");
     }
 
+    /**
+     * A full pool grown for the rest of the inputs ({@link ConcurrentStrings#grownFor}) keeps
+     * every string at its offset, and has room for as many more bytes and strings as the inputs
+     * merged so far promise for the rest (total over merged), but at least twice and at most four
+     * times its room: no more (the table and the bytes are a merge's largest arrays).
+     */
+    @Property(tries = 300)
+    void aPoolGrownForTheRestKeepsItsStringsAndGrowsTwoToFourFold(@ForAll long seed,
+                                                                  @ForAll @IntRange(min = 0, max = 1000) int merged,
+                                                                  @ForAll @IntRange(min = 0, max = 5000) int rest) {
+        Random r = new Random(seed);
+        ConcurrentStrings p = new ConcurrentStrings(64, 16);
+        Map<String, Integer> given = new HashMap<>();
+        while (true) {
+            String s = word(r) + given.size();
+            int off = add(p, s.getBytes(StandardCharsets.UTF_8));
+            if (off < 0) {
+                break;
+            }
+            given.put(s, off);
+        }
+        long total = merged + (long) rest;
+        double f = merged == 0 ? 4 : Math.min(4, Math.max(2, (double) total / merged));
+        ConcurrentStrings g = p.grownFor(merged, total);
+        for (Map.Entry<String, Integer> e : given.entrySet()) {
+            assertEquals(e.getValue(), add(g, e.getKey().getBytes(StandardCharsets.UTF_8)), e.getKey());
+        }
+        assertEquals(p.count(), g.count());
+        long bytes = (long) (f * 64) - g.size();
+        long strings = (long) (f * 64) - g.count(); // (64 strings: the constructor's least)
+        assertTrue(g.hasRoom(bytes, strings), "room for " + f + " times the bytes and strings");
+        assertTrue(!g.hasRoom(bytes + 1, 0) && !g.hasRoom(0, strings + 1), "no more");
+    }
+
     private static int add(ConcurrentStrings p, byte[] b) {
         return p.add(b, 0, b.length);
     }
