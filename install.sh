@@ -32,7 +32,7 @@ stage() {
 # btfkit (installed): the jar in ../share/btfkit beside this script, with btfkit's JVM flags
 share="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../share/btfkit" && pwd)"
 . "$share/jvm-flags.sh"
-btfkit_jvm_flags
+btfkit_jvm_flags "$@"
 btfkit_cds "$share" "${1:-}"
 exec java "${cds[@]}" "${jvm[@]}" -jar "$share/btfkit.jar" "$@"
 LAUNCHER

@@ -58,6 +58,55 @@ class LauncherTest {
         assertEquals("none", archiveFor("link"));
     }
 
+    /** The launcher's JVM options for btfkit's command line {@code args}, the kernel's huge-page setting read from {@code setting}. */
+    private static List<String> flagsFor(String setting, String userOpts, String... args) throws Exception {
+        Path file = java.nio.file.Files.createTempFile("thp", ".setting");
+        java.nio.file.Files.writeString(file, setting + "\n");
+        String script = ". '" + FLAGS + "'; btfkit_jvm_flags \"$@\"; printf '%s\\n' \"${jvm[@]}\"";
+        List<String> cmd = new java.util.ArrayList<>(List.of("bash", "-c", script, "flags"));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().put("BTFKIT_THP_SETTING", file.toString());
+        pb.environment().put("BTFKIT_JAVA_OPTS", userOpts);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), out);
+        return List.of(out.strip().split("\n"));
+    }
+
+    private static final String THP = "-XX:+UseTransparentHugePages";
+
+    /**
+     * Huge pages for link and the batch modes only, and only where the kernel gives them on
+     * request; the user's options come after them (so -XX:-UseTransparentHugePages wins).
+     */
+    @Test
+    void linksAndBatchesAskForHugePagesWhereTheKernelGivesThemOnRequest() throws Exception {
+        String madvise = "always [madvise] never";
+        assertTrue(flagsFor(madvise, "", "link", "a.btf", "b.btf").contains(THP));
+        assertTrue(flagsFor(madvise, "", "dedup", "--out-dir", "d", "a.ko").contains(THP));
+        assertTrue(flagsFor(madvise, "", "distill", "--out-dir=d", "a.ko").contains(THP));
+        assertTrue(!flagsFor(madvise, "", "dedup", "vmlinux").contains(THP), "a single input");
+        assertTrue(!flagsFor(madvise, "", "dump", "link").contains(THP), "an argument named link");
+        assertTrue(!flagsFor(madvise, "").contains(THP), "no command line");
+        assertTrue(!flagsFor("[always] madvise never", "", "link", "a").contains(THP), "every heap has them");
+        assertTrue(!flagsFor("always madvise [never]", "", "link", "a").contains(THP), "none to give");
+        List<String> off = flagsFor(madvise, "-XX:-UseTransparentHugePages", "link", "a");
+        assertTrue(off.indexOf(THP) < off.indexOf("-XX:-UseTransparentHugePages"), "the user's option last: " + off);
+    }
+
+    /** Where this machine's kernel gives huge pages on request, a JVM asking for them says nothing about it. */
+    @Test
+    void theJvmAskingForHugePagesSaysNothing() throws Exception {
+        Path setting = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isReadable(setting)
+                && java.nio.file.Files.readString(setting).contains("[madvise]"),
+                "the kernel gives no huge pages on request here: the launcher does not ask");
+        String[] r = runWith(THP);
+        assertEquals("0", r[0], r[1]);
+        assertTrue(r[1].startsWith("btfkit "), "only the version, no JVM warning: " + r[1]);
+    }
+
     @Test
     void aSmallHeapTheUserGivesStarts() throws Exception {
         for (String opts : List.of("-Xmx20m", "-Xmx8m", "-XX:MaxHeapSize=16m", "-Xms8m", "-Xmx2g", "")) {
