@@ -260,6 +260,7 @@ public final class Deduplicator {
         DefinitionSeeds seeds = Boolean.parseBoolean(System.getProperty("btfkit.dedup.seeds", "true"))
                 ? evidence.seeds() : null;
         evidence = null; // (the definitions pass's graphs and tables are garbage from here on)
+        m.kinds = null;
         collectBetweenPasses(m);
         Classes classes = partition(m, baseIndex, finalRanges(parts, crossing), seeds);
         timer.lap("partition");

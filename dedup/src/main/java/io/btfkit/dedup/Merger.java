@@ -38,8 +38,12 @@ final class Merger {
         /** The merged types' words and where each starts; null once {@link #releaseTypes} let them go. */
         int[] words;
         int[] starts;
-        /** Each merged type's {@link TypeKinds} byte. */
-        final byte[] kinds;
+        /**
+         * Each merged type's {@link TypeKinds} byte; null once the declaration rules are done
+         * (the final partition and the output do not read it, and on a large link the
+         * partition's peak is the run's).
+         */
+        byte[] kinds;
         /**
          * Own strings, NUL-terminated, each once (the interning table is let go after the
          * merge); canonical offset = stringStart + offset in this array.
