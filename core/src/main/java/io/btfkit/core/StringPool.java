@@ -149,35 +149,72 @@ public final class StringPool {
         }
     }
 
-    /** A well-mixed 32-bit hash of a byte range (FNV-1a followed by a murmur finaliser). */
+    /** Reads 8 bytes of a byte array as one little-endian long (one unaligned load, on C1 too). */
+    private static final java.lang.invoke.VarHandle WORDS =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+    private static final long SEED = 0x9E3779B97F4A7C15L;
+
+    /**
+     * A well-mixed 32-bit hash of a byte range: its bytes taken 8 at a time as little-endian
+     * words, each folded in by a multiply, the last 0-7 bytes as one more word, the length,
+     * then a murmur finaliser. A string costs a multiply per 8 bytes, where a multiply per
+     * byte was 3% of a link's samples (the merge hashes every distinct string of every input).
+     */
     public static int hash(byte[] s, int from, int len) {
-        int h = 0x811c9dc5;
-        for (int i = from, end = from + len; i < end; i++) {
-            h = (h ^ (s[i] & 0xff)) * 0x01000193;
+        long h = SEED;
+        int i = from;
+        int end = from + len;
+        for (; i + 8 <= end; i += 8) {
+            h = fold(h, (long) WORDS.get(s, i));
         }
-        return finish(h);
+        long last = 0;
+        for (int k = 0; i + k < end; k++) {
+            last |= (s[i + k] & 0xffL) << (8 * k);
+        }
+        return finish(fold(h, last), len);
     }
 
     /**
      * The length of the NUL-terminated string at {@code s[from]} (up to the end of {@code s})
-     * and its {@link #hash}, in one pass: {@code (length << 32) | (hash & 0xffffffffL)}.
+     * and its {@link #hash}, in one pass: {@code (length << 32) | (hash & 0xffffffffL)}. The
+     * NUL is found 8 bytes at a time: in {@code v}, {@code (v - ONES) & ~v & HIGHS} has the high
+     * bit of its lowest zero byte set, and no lower one.
      */
     public static long lengthAndHash(byte[] s, int from) {
-        int h = 0x811c9dc5;
+        long h = SEED;
         int i = from;
-        while (i < s.length && s[i] != 0) {
-            h = (h ^ (s[i] & 0xff)) * 0x01000193;
-            i++;
+        int n = s.length;
+        for (; i + 8 <= n; i += 8) {
+            long v = (long) WORDS.get(s, i);
+            long zero = (v - ONES) & ~v & HIGHS;
+            if (zero != 0) {
+                int k = Long.numberOfTrailingZeros(zero) >>> 3; // bytes before the NUL
+                long last = k == 0 ? 0 : v & (-1L >>> (64 - 8 * k));
+                int len = i + k - from;
+                return ((long) len << 32) | (finish(fold(h, last), len) & 0xffffffffL);
+            }
+            h = fold(h, v);
         }
-        return ((long) (i - from) << 32) | (finish(h) & 0xffffffffL);
+        long last = 0;
+        int k = 0;
+        for (; i + k < n && s[i + k] != 0; k++) {
+            last |= (s[i + k] & 0xffL) << (8 * k);
+        }
+        int len = i + k - from;
+        return ((long) len << 32) | (finish(fold(h, last), len) & 0xffffffffL);
     }
 
-    private static int finish(int h) {
-        h ^= h >>> 16;
-        h *= 0x85ebca6b;
-        h ^= h >>> 13;
-        h *= 0xc2b2ae35;
-        h ^= h >>> 16;
-        return h;
+    private static long fold(long h, long word) {
+        h = (h ^ word) * 0xff51afd7ed558ccdL;
+        return h ^ (h >>> 32);
+    }
+
+    private static int finish(long h, int len) {
+        h ^= len;
+        h *= 0xc4ceb9fe1a85ec53L;
+        h ^= h >>> 33;
+        return (int) h ^ (int) (h >>> 32);
     }
 }
