@@ -52,11 +52,12 @@ btfkit_jvm_flags() {
 # Transparent huge pages (-XX:+UseTransparentHugePages: the JVM asks for them for its heap) for
 # link and the batch modes (--out-dir), when the kernel gives them on request ([madvise] in
 # BTFKIT_THP_SETTING, by default the kernel's setting): their hash tables and type arrays are
-# read at random, and on these VMs a random read that misses the TLB took 440-620 ns with 4 KB
-# pages and 170 ns with 2 MB ones (a pointer chase over 64 MB, the same hour). Module link
-# 3.56 -> 2.44 s, 300 units 3.02 -> 1.99 s, gcc objects 2.60 -> 1.59 s for 3-5 MB more
-# (docs/BENCHMARKS.md, "huge pages"). Not for the other commands: a dedup of vmlinux alone
-# (0.94 -> 0.61 s) goes 61 -> 68 MB, past the 64 MB it is held to. With [always] every heap
+# read at random, and on these VMs a random read that misses the TLB took 200-740 ns with 4 KB
+# pages, by the hour, and 160-175 ns with 2 MB ones (corpus MemoryProbe). In a slow hour module
+# link 5.13 -> 2.81 s, 300 units 3.73 -> 2.24 s, gcc objects 2.55 -> 1.71 s; in a fast one
+# 1.78 -> 1.69 s, 1.54 -> 1.28 s, 1.17 -> 1.03 s; 2-6 MB more (docs/BENCHMARKS.md, "Evening
+# series"). Not for the other commands: a dedup of vmlinux alone (0.94 -> 0.61 s in the slow
+# hour) goes 61 -> 68 MB, past the 64 MB it is held to. With [always] every heap
 # gets them anyway; with [never] the JVM would print a warning.
 btfkit_thp() {
   local a setting="" wanted=no
