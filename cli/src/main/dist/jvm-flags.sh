@@ -89,12 +89,17 @@ btfkit_mib() {
 # when it was not made. The JVM keeps every page of the archive it maps, so a smaller one is a
 # smaller peak: a vmlinux dedup took 67 MB with the archive of all commands, 60 MB with the core
 # one, at the same speed (io.btfkit.cli.CdsTraining).
+# The archive is mapped where it was dumped (ArchiveRelocationMode=0, a diagnostic flag since
+# JDK 14): JDK 17.0.15 maps it elsewhere by default and then rewrites every pointer in it, a
+# copy-on-write fault per page of its 12 MB: 8-40 ms of each start (2-3% of a 300-unit link's
+# CPU). Where that address is taken, the JVM still relocates, as before.
 btfkit_cds() {
   local dir="$1" name=btfkit
   case "${2:-}" in
     dedup|link) [ -f "$dir/btfkit-core.jsa" ] && name=btfkit-core ;;
   esac
   cds=()
-  [ -f "$dir/$name.jsa" ] && cds=(-XX:SharedArchiveFile="$dir/$name.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off)
+  [ -f "$dir/$name.jsa" ] && cds=(-XX:SharedArchiveFile="$dir/$name.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off
+    -XX:+UnlockDiagnosticVMOptions -XX:ArchiveRelocationMode=0)
   return 0
 }

@@ -58,6 +58,36 @@ class LauncherTest {
         assertEquals("none", archiveFor("link"));
     }
 
+    /**
+     * With its archive, the JVM maps it where it was dumped rather than relocating every pointer
+     * in it (JDK 17.0.15's default): the launcher's option is one this JVM takes, silently.
+     */
+    @Test
+    void theArchiveIsMappedWhereItWasDumped() throws Exception {
+        Path dir = java.nio.file.Files.createTempDirectory("cds");
+        Path jsa = dir.resolve("btfkit.jsa");
+        // (the JDK's own class list: what is archived does not matter here, where it is mapped does)
+        Process dump = new ProcessBuilder("java", "-Xshare:dump", "-XX:SharedArchiveFile=" + jsa, "-Xlog:cds=off")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        org.junit.jupiter.api.Assumptions.assumeTrue(dump.waitFor() == 0 && java.nio.file.Files.isRegularFile(jsa),
+                "this JVM dumps no archive: the launcher asks for none");
+        String script = ". '" + FLAGS + "'; btfkit_cds \"$D\" dump; btfkit_jvm_flags dump; exec java \"${cds[@]}\""
+                + " \"${jvm[@]}\" -Xlog:cds=info -Xshare:on -cp \"$CP\" io.btfkit.cli.Main --version";
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", script).redirectErrorStream(true);
+        pb.environment().put("D", dir.toString());
+        pb.environment().put("CP", System.getProperty("java.class.path"));
+        pb.environment().remove("BTFKIT_JAVA_OPTS");
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        int status = p.waitFor();
+        java.nio.file.Files.delete(jsa); // (12 MB)
+        java.nio.file.Files.delete(dir);
+        assertEquals(0, status, out);
+        assertTrue(out.contains("btfkit "), out);
+        assertTrue(!out.contains("alternative address"), "mapped as dumped: " + out);
+        assertTrue(!out.toLowerCase(java.util.Locale.ROOT).contains("warning"), out);
+    }
+
     /** The launcher's JVM options for btfkit's command line {@code args}, the kernel's huge-page setting read from {@code setting}. */
     private static List<String> flagsFor(String setting, String userOpts, String... args) throws Exception {
         Path file = java.nio.file.Files.createTempFile("thp", ".setting");
