@@ -175,31 +175,93 @@ final class Merger {
 
     private static Merged merge(Deduplicator.UnitSource source, BtfExt ext, Btf base, int round, int slice,
                                 int wholeLimit) {
-        int firstId = base == null ? 1 : base.typeCount();
-        int k0 = source.size();
-        int[] wordAt = new int[k0 + 1];
-        for (int k = 0; k < k0; k++) {
-            long w = wordAt[k] + (long) (source.typeSectionBytes(k) / 4);
-            if (w > Integer.MAX_VALUE - 16) {
-                throw new io.btfkit.core.BtfException("inputs too large to merge: " + 4 * w + " bytes of types");
-            }
-            wordAt[k + 1] = (int) w;
-        }
-        StringTable baseStrings = base == null ? null : base.strings();
-        int stringStart = base == null ? 0 : baseStrings.end();
-        boolean exact = source.sizesExact();
-        // (an estimate when the sizes are not exact: grown when a round needs more, the rest unused)
-        int[] words = new int[wordAt[k0]];
-        Unit[] units = new Unit[k0];
+        Rounds rounds = new Rounds(source, base, ext != null, slice, wholeLimit);
         io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
         // 1. round by round, in parallel: each unit's words copied with canonical string offsets
         // (base first, then the shared pool, which grows when full)
-        ConcurrentStrings pool = null;
-        long perInputStrings = 0;
-        StringTable[] extStrings = new StringTable[1];
-        StringTable[] unitTables = new StringTable[k0];
-        for (int r = 0; r < k0; r += round) {
-            int to = Math.min(k0, r + round);
+        for (int r = 0; r < rounds.k0; r += round) {
+            rounds.merge(r, Math.min(rounds.k0, r + round));
+        }
+        ConcurrentStrings pool = rounds.pool;
+        if (pool == null) {
+            pool = firstPool(1, 1, 0, rounds.baseStrings, true, false); // no inputs
+        }
+        timer.lap("merge intern (" + pool.describe() + ", " + rounds.perInputStrings + " per input)");
+        double sharing = (double) rounds.perInputStrings / Math.max(1, pool.count());
+        BtfExt canonicalExt = null;
+        if (ext != null) {
+            StringTable st = rounds.extStrings;
+            long[] need = {0, 0};
+            ext.forEachStringOffset(off -> {
+                if (st.isValid(off)) {
+                    need[0] += st.lengthAt(off) + 1L;
+                    need[1]++;
+                }
+            });
+            pool = pool.withRoom(need[0], need[1]);
+            canonicalExt = canonicalExt(ext, st, pool);
+        }
+        // 2. in parallel: type ids shifted, where each type starts
+        Merged m = rounds.shifted(pool);
+        timer.lap("merge shift");
+        m.ext = canonicalExt;
+        m.stringSharing = sharing;
+        return m;
+    }
+
+    /**
+     * The merge's state from round to round. Each step is a method of its own: the JIT compiles
+     * what runs long in a method that has not returned (a loop) on the stack, and as one method
+     * of 1,500 bytes with five loops the merge was compiled five times over, 130 ms of the
+     * compiler's time beside the merge's threads on a module link.
+     */
+    private static final class Rounds {
+        final Deduplicator.UnitSource source;
+        final int firstId;
+        final int k0;
+        /** Where each unit's words start in {@link #words}, plus the end. */
+        final int[] wordAt;
+        final Btf base;
+        final StringTable baseStrings;
+        final boolean exact;
+        final int slice;
+        final int wholeLimit;
+        /** The merged words (an estimate when the sizes are not exact: grown when a round needs more, the rest unused). */
+        int[] words;
+        final Unit[] units;
+        final StringTable[] unitTables;
+        /** Whether the first input's .BTF.ext is merged: its strings are then kept. */
+        final boolean withExt;
+        /** The strings of the first input, when {@link #withExt}. */
+        StringTable extStrings;
+        ConcurrentStrings pool;
+        long perInputStrings;
+
+        Rounds(Deduplicator.UnitSource source, Btf base, boolean withExt, int slice, int wholeLimit) {
+            this.source = source;
+            this.withExt = withExt;
+            this.base = base;
+            this.firstId = base == null ? 1 : base.typeCount();
+            this.k0 = source.size();
+            this.wordAt = new int[k0 + 1];
+            for (int k = 0; k < k0; k++) {
+                long w = wordAt[k] + (long) (source.typeSectionBytes(k) / 4);
+                if (w > Integer.MAX_VALUE - 16) {
+                    throw new io.btfkit.core.BtfException("inputs too large to merge: " + 4 * w + " bytes of types");
+                }
+                wordAt[k + 1] = (int) w;
+            }
+            this.baseStrings = base == null ? null : base.strings();
+            this.exact = source.sizesExact();
+            this.slice = slice;
+            this.wholeLimit = wholeLimit;
+            this.words = new int[wordAt[k0]];
+            this.units = new Unit[k0];
+            this.unitTables = new StringTable[k0];
+        }
+
+        /** Units {@code [r, to)}: read, copied in, their strings interned. */
+        void merge(int r, int to) {
             int from = r;
             // the strings of each input, or of each slice of a large one (a vmlinux is one
             // input), are numbered and interned as one task; an input of one slice is numbered
@@ -209,17 +271,7 @@ final class Merger {
             // sizes known only as read: this round's units placed after the words so far
             Btf[] held = exact ? null : readRound(source, r, to);
             if (!exact) {
-                for (int k = r; k < to; k++) {
-                    long w = wordAt[k] + (long) (held[k - r].typeSectionBytes() / 4);
-                    if (w > Integer.MAX_VALUE - 16) {
-                        throw new io.btfkit.core.BtfException("inputs too large to merge: " + 4 * w + " bytes of types");
-                    }
-                    wordAt[k + 1] = (int) w;
-                }
-                if (wordAt[to] > words.length) {
-                    words = Arrays.copyOf(words, (int) Math.min(Integer.MAX_VALUE - 16,
-                            Math.max(wordAt[to], words.length + (long) words.length / 4)));
-                }
+                place(held, r, to);
             }
             int[] into = words;
             // a whole unit's strings interned as soon as it is copied, in the pool as it stands
@@ -233,8 +285,8 @@ final class Merger {
                     throw new io.btfkit.core.BtfException("input " + k + " has " + in.typeSectionBytes()
                             + " bytes of types, not the " + 4 * (wordAt[k + 1] - wordAt[k]) + " announced");
                 }
-                if (k == 0 && ext != null) {
-                    extStrings[0] = in.strings();
+                if (k == 0 && withExt) {
+                    extStrings = in.strings();
                 }
                 units[k] = new Unit(in);
                 unitTables[k] = in.strings();
@@ -272,25 +324,60 @@ final class Merger {
                         unitTables[task[0]], baseStrings != null);
             });
             if (pool == null) {
-                long[] need = {1, 1};
-                for (int t = 0; t < tasks.length; t++) {
-                    if (wholeTask[t]) {
-                        WholeUnitStrings.addBounds(unitTables[tasks[t][0]], to == k0, need);
-                    } else {
-                        need[0] += unitStrings[t].bytesNeeded;
-                        need[1] += unitStrings[t].count();
-                    }
-                }
-                pool = firstPool(need[0], need[1], wordAt[k0], baseStrings, to == k0, seedsBase(baseStrings, wordAt[k0]));
+                pool = firstPool(tasks, wholeTask, unitStrings, to == k0);
             }
             for (UnitStrings us : unitStrings) {
                 perInputStrings += us == null ? 0 : us.count();
             }
-            // intern and rewrite; a task that finds the pool full is done again once it has grown
             long[] distinct = new long[tasks.length];
             for (int t = 0; t < tasks.length; t++) {
                 distinct[t] = wholeTask[t] ? early[tasks[t][0] - from] : 0;
             }
+            intern(tasks, wholeTask, unitStrings, distinct, into, to);
+            for (long d : distinct) {
+                perInputStrings += d;
+            }
+            Arrays.fill(unitTables, r, to, null);
+        }
+
+        /** Places units {@code [r, to)}, read as {@code held}, after the words so far, growing the words if need be. */
+        private void place(Btf[] held, int r, int to) {
+            for (int k = r; k < to; k++) {
+                long w = wordAt[k] + (long) (held[k - r].typeSectionBytes() / 4);
+                if (w > Integer.MAX_VALUE - 16) {
+                    throw new io.btfkit.core.BtfException("inputs too large to merge: " + 4 * w + " bytes of types");
+                }
+                wordAt[k + 1] = (int) w;
+            }
+            if (wordAt[to] > words.length) {
+                words = Arrays.copyOf(words, (int) Math.min(Integer.MAX_VALUE - 16,
+                        Math.max(wordAt[to], words.length + (long) words.length / 4)));
+            }
+        }
+
+        /** The pool sized for the first round's {@code tasks} ({@link Merger#firstPool}). */
+        private ConcurrentStrings firstPool(int[][] tasks, boolean[] wholeTask, UnitStrings[] unitStrings,
+                                            boolean lastRound) {
+            long[] need = {1, 1};
+            for (int t = 0; t < tasks.length; t++) {
+                if (wholeTask[t]) {
+                    WholeUnitStrings.addBounds(unitTables[tasks[t][0]], lastRound, need);
+                } else {
+                    need[0] += unitStrings[t].bytesNeeded;
+                    need[1] += unitStrings[t].count();
+                }
+            }
+            return Merger.firstPool(need[0], need[1], wordAt[k0], baseStrings, lastRound,
+                    seedsBase(baseStrings, wordAt[k0]));
+        }
+
+        /**
+         * Interns and rewrites the strings of the round's tasks not yet done (a whole unit's
+         * {@code distinct} is -1 until interned); a task that finds the pool full is done again
+         * once it has grown.
+         */
+        private void intern(int[][] tasks, boolean[] wholeTask, UnitStrings[] unitStrings, long[] distinct, int[] into,
+                            int to) {
             int[] pending = IntStream.range(0, tasks.length).filter(t -> !wholeTask[t] || distinct[t] < 0).toArray();
             while (pending.length > 0) {
                 ConcurrentStrings p = pool;
@@ -315,57 +402,35 @@ final class Merger {
                     pool = pool.grownFor(wordAt[to], wordAt[k0]);
                 }
             }
-            for (long d : distinct) {
-                perInputStrings += d;
-            }
-            Arrays.fill(unitTables, r, to, null);
         }
-        if (pool == null) {
-            pool = firstPool(1, 1, 0, baseStrings, true, false); // no inputs
-        }
-        timer.lap("merge intern (" + pool.describe() + ", " + perInputStrings + " per input)");
-        double sharing = (double) perInputStrings / Math.max(1, pool.count());
-        BtfExt canonicalExt = null;
-        if (ext != null) {
-            StringTable st = extStrings[0];
-            long[] need = {0, 0};
-            ext.forEachStringOffset(off -> {
-                if (st.isValid(off)) {
-                    need[0] += st.lengthAt(off) + 1L;
-                    need[1]++;
+
+        /** The merged graph: in parallel, each unit's type ids shifted and where each type starts; {@code pool} its strings. */
+        Merged shifted(ConcurrentStrings pool) {
+            int[] typeAt = new int[k0 + 1];
+            int[] inputFirst = new int[k0 + 1];
+            for (int k = 0; k < k0; k++) {
+                long t = typeAt[k] + (long) units[k].count();
+                if (t + firstId > Integer.MAX_VALUE - 16) {
+                    throw new io.btfkit.core.BtfException("inputs too large to merge: " + t + " types");
                 }
-            });
-            pool = pool.withRoom(need[0], need[1]);
-            canonicalExt = canonicalExt(ext, st, pool);
-        }
-        // 2. in parallel: type ids shifted, where each type starts
-        int[] typeAt = new int[k0 + 1];
-        int[] inputFirst = new int[k0 + 1];
-        for (int k = 0; k < k0; k++) {
-            long t = typeAt[k] + (long) units[k].count();
-            if (t + firstId > Integer.MAX_VALUE - 16) {
-                throw new io.btfkit.core.BtfException("inputs too large to merge: " + t + " types");
+                typeAt[k + 1] = (int) t;
+                inputFirst[k] = firstId + typeAt[k];
             }
-            typeAt[k + 1] = (int) t;
-            inputFirst[k] = firstId + typeAt[k];
+            inputFirst[k0] = firstId + typeAt[k0];
+            int[] starts = new int[typeAt[k0] + 1];
+            starts[typeAt[k0]] = wordAt[k0];
+            byte[] kinds = new byte[typeAt[k0]];
+            int[] merged = words;
+            IntStream.range(0, k0).parallel().forEach(k -> {
+                units[k].shift(merged, starts, kinds, wordAt[k], typeAt[k], firstId + typeAt[k]);
+                units[k].starts = null;
+            });
+            Merged m = new Merged(base, firstId, words, starts, kinds, Arrays.copyOf(pool.bytes(), pool.size()),
+                    base == null ? 0 : baseStrings.end(), inputFirst);
+            m.format = k0 == 0 ? Btf.RawFormat.CLASSIC : units[0].format;
+            m.anySplit = Arrays.stream(units).anyMatch(u -> u.split);
+            return m;
         }
-        inputFirst[k0] = firstId + typeAt[k0];
-        int[] starts = new int[typeAt[k0] + 1];
-        starts[typeAt[k0]] = wordAt[k0];
-        byte[] kinds = new byte[typeAt[k0]];
-        int[] merged = words;
-        IntStream.range(0, k0).parallel().forEach(k -> {
-            units[k].shift(merged, starts, kinds, wordAt[k], typeAt[k], firstId + typeAt[k]);
-            units[k].starts = null;
-        });
-        timer.lap("merge shift");
-        Merged m = new Merged(base, firstId, words, starts, kinds, Arrays.copyOf(pool.bytes(), pool.size()),
-                stringStart, inputFirst);
-        m.ext = canonicalExt;
-        m.format = k0 == 0 ? Btf.RawFormat.CLASSIC : units[0].format;
-        m.anySplit = Arrays.stream(units).anyMatch(u -> u.split);
-        m.stringSharing = sharing;
-        return m;
     }
 
     /**
