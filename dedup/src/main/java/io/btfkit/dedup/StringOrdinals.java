@@ -14,17 +14,42 @@ final class StringOrdinals {
     private final int[] before;
     private final int count;
 
-    /** Numbers the strings of {@code pool}: one starts at 0 and after every NUL. */
+    private static final java.lang.invoke.VarHandle LONGS =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final long LOW7 = 0x7F7F7F7F7F7F7F7FL;
+
+    /**
+     * Numbers the strings of {@code pool}: one starts at 0 and after every NUL. The NULs are found
+     * eight bytes at a time (a module link's pool: 9.9 MB, a byte a step was 20 ms on C1).
+     */
     StringOrdinals(byte[] pool) {
-        starts = new long[(pool.length >>> 6) + 1];
+        int n = pool.length;
+        starts = new long[(n >>> 6) + 1];
         before = new int[starts.length];
-        boolean atStart = true;
-        for (int p = 0; p < pool.length; p++) {
-            if (atStart) {
-                starts[p >>> 6] |= 1L << p;
-            }
-            atStart = pool[p] == 0;
+        if (n > 0) {
+            starts[0] = 1L;
         }
+        int p = 0;
+        for (; p + 8 <= n; p += 8) {
+            long x = (long) LONGS.get(pool, p);
+            long zero = ~(((x & LOW7) + LOW7) | x | LOW7); // 0x80 in each byte that is 0
+            if (zero != 0) {
+                // bit i: byte p + i is a NUL, so a string starts at p + i + 1
+                long nul = ((zero >>> 7) * 0x0102040810204080L) >>> 56;
+                int q = p & 63;
+                starts[p >>> 6] |= (nul << 1) << q;
+                if (q == 56 && (nul & 0x80) != 0) {
+                    starts[(p >>> 6) + 1] |= 1L;
+                }
+            }
+        }
+        for (; p < n; p++) {
+            if (pool[p] == 0 && p + 1 < n) {
+                starts[(p + 1) >>> 6] |= 1L << (p + 1);
+            }
+        }
+        // (after a NUL that ends the pool no string starts)
+        starts[n >>> 6] &= (1L << n) - 1;
         int c = 0;
         for (int k = 0; k < starts.length; k++) {
             before[k] = c;

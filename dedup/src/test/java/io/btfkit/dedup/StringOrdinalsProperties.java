@@ -27,4 +27,25 @@ class StringOrdinalsProperties {
             assertEquals(i, o.of(at[i]));
         }
     }
+
+    /**
+     * Any bytes, NULs anywhere (runs of them, at word edges, at the end or not): a string starts
+     * at 0 and after each NUL but the last byte, as counted a byte at a time.
+     */
+    @Property(tries = 500)
+    void countsAsAByteAtATime(@ForAll @Size(max = 300) List<@net.jqwik.api.constraints.IntRange(max = 3) Integer> bytes) {
+        byte[] pool = new byte[bytes.size()];
+        for (int i = 0; i < pool.length; i++) {
+            pool[i] = (byte) (bytes.get(i) == 0 ? 0 : 'a' + bytes.get(i));
+        }
+        StringOrdinals o = new StringOrdinals(pool);
+        int count = 0;
+        for (int p = 0; p < pool.length; p++) {
+            if (p == 0 || pool[p - 1] == 0) {
+                assertEquals(count, o.of(p), "string starting at " + p);
+                count++;
+            }
+        }
+        assertEquals(count, o.count());
+    }
 }
