@@ -50,6 +50,8 @@ final class Merger {
          */
         final byte[] pool;
         final int stringStart;
+        /** The numbering of {@link #pool}'s strings, for the output ({@link StringOrdinals#meanwhile}). */
+        final java.util.function.Supplier<StringOrdinals> ordinals;
         /** Merged id of the first type of each input, plus the end. */
         final int[] inputFirst;
         /** The first input's .BTF.ext with canonical string offsets, or null. */
@@ -73,6 +75,7 @@ final class Merger {
             this.starts = starts;
             this.kinds = kinds;
             this.pool = pool;
+            this.ordinals = StringOrdinals.meanwhile(pool);
             this.stringStart = stringStart;
             this.inputFirst = inputFirst;
         }

@@ -28,7 +28,6 @@ final class OutputBuilder {
         int n = m.starts.length - 1;
         int first = m.firstId;
         io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
-        java.util.function.Supplier<StringOrdinals> ordinals = ordinalsMeanwhile(m.pool);
         // final class of every own node, aliases followed (each on its own: in parallel), in
         // place of cls: a chain ends at a node that is no alias, whose entry keeps its value, and
         // only aliases' entries change, which no chain reads
@@ -105,7 +104,7 @@ final class OutputBuilder {
         // the string section: the strings the output references, in first-reference order over
         // the output types, then .BTF.ext's (so that dedup is idempotent, see docs/DEDUP.md)
         boolean standalone = m.base == null;
-        Strings st = new Strings(m.pool, ordinals.get(), stringStart, standalone);
+        Strings st = new Strings(m.pool, m.ordinals.get(), stringStart, standalone);
         for (int k = 0; k < kept; k++) {
             int s = outStarts[k];
             out[s] = st.place(out[s]);
@@ -124,42 +123,6 @@ final class OutputBuilder {
                 st::placed);
         Btf result = new Btf(m.base, out, outStarts, strings, format);
         return new DedupResult(result, ext, outId, m.inputFirst, first, rounds);
-    }
-
-    /** Pools from this many bytes are numbered on a thread of their own. */
-    private static final int ORDINALS_APART = 1 << 20;
-
-    /**
-     * The numbering of {@code pool}'s strings, made on a thread of its own while the output's
-     * ids and types are made (they do not read the pool) when the pool is large: a module link's
-     * 9.9 MB took 10-20 ms, the ids and types 35 ms, on one core while the other idled. A small
-     * pool (a module's dedup in a batch, a core per module already) is numbered when asked for.
-     */
-    private static java.util.function.Supplier<StringOrdinals> ordinalsMeanwhile(byte[] pool) {
-        if (pool.length < ORDINALS_APART) {
-            return () -> new StringOrdinals(pool);
-        }
-        java.util.concurrent.FutureTask<StringOrdinals> task = new java.util.concurrent.FutureTask<>(
-                () -> new StringOrdinals(pool));
-        Thread t = new Thread(task, "btfkit-ordinals");
-        t.setDaemon(true);
-        t.start();
-        return () -> {
-            try {
-                return task.get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while numbering the output's strings", e);
-            } catch (java.util.concurrent.ExecutionException e) {
-                if (e.getCause() instanceof RuntimeException re) {
-                    throw re;
-                }
-                if (e.getCause() instanceof Error err) {
-                    throw err;
-                }
-                throw new IllegalStateException(e.getCause());
-            }
-        };
     }
 
     /**

@@ -67,4 +67,40 @@ final class StringOrdinals {
     int of(int p) {
         return before[p >>> 6] + Long.bitCount(starts[p >>> 6] & ((1L << p) - 1));
     }
+
+    /** Pools from this many bytes are numbered on a thread of their own. */
+    private static final int ORDINALS_APART = 1 << 20;
+
+    /**
+     * The numbering of {@code pool}'s strings, made on a thread of its own from the end of the
+     * merge when the pool is large: only the output asks for it, and the partition before it is
+     * one thread on a module link (a module link's 9.9 MB took 10-20 ms there). A small pool (a
+     * module's dedup in a batch, a core per module already) is numbered when asked for.
+     */
+    static java.util.function.Supplier<StringOrdinals> meanwhile(byte[] pool) {
+        if (pool.length < ORDINALS_APART) {
+            return () -> new StringOrdinals(pool);
+        }
+        java.util.concurrent.FutureTask<StringOrdinals> task = new java.util.concurrent.FutureTask<>(
+                () -> new StringOrdinals(pool));
+        Thread t = new Thread(task, "btfkit-ordinals");
+        t.setDaemon(true);
+        t.start();
+        return () -> {
+            try {
+                return task.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while numbering the output's strings", e);
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (e.getCause() instanceof RuntimeException re) {
+                    throw re;
+                }
+                if (e.getCause() instanceof Error err) {
+                    throw err;
+                }
+                throw new IllegalStateException(e.getCause());
+            }
+        };
+    }
 }
