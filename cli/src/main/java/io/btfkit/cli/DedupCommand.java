@@ -63,11 +63,11 @@ final class DedupCommand implements Callable<Integer> {
         Btf baseBtf = Inputs.base(base);
         BaseIndex index = baseBtf == null ? null : indexOf(baseBtf);
         if (output != null) {
-            dedupOne(inputs.get(0), baseBtf, index, output, mapFile);
+            dedupOne(inputs.get(0), baseBtf, index, output, mapFile, true);
             return ExitCodes.OK;
         }
         Outputs.ensureDirectory(outDir);
-        return Batch.run("dedup", inputs, in -> dedupOne(in, baseBtf, index, target(in), null), batch.quiet, batch.json);
+        return Batch.run("dedup", inputs, in -> dedupOne(in, baseBtf, index, target(in), null, false), batch.quiet, batch.json);
     }
 
     /** Batch mode: D/STEM.btf (.txt for text, the input's uncompressed name for ELF). */
@@ -84,7 +84,11 @@ final class DedupCommand implements Callable<Integer> {
         }
     }
 
-    private void dedupOne(Path in, Btf baseBtf, BaseIndex index, Path target, Path map) {
+    /**
+     * @param alone the only dedup of this run: its output is encoded and written on another core
+     *              while it is verified ({@link StagedOutput}); a batch has a module per core
+     */
+    private void dedupOne(Path in, Btf baseBtf, BaseIndex index, Path target, Path map, boolean alone) {
         LoadedInput li = Inputs.load(in, baseBtf);
         Btf btf = Inputs.btf(li);
         BaseIndex idx = index;
@@ -94,17 +98,28 @@ final class DedupCommand implements Callable<Integer> {
         DedupResult r;
         try {
             r = Deduplicator.dedup(btf, li.ext(), idx);
-            DedupResult done = r;
-            out.verify(r.btf(), List.of(new OutputCheck.Source(in.toString(), () -> btf,
-                    id -> done.outputId(0, id, btf.firstId()))));
         } catch (BtfException e) {
             throw new FileException(in, e);
         }
-        byte[] bytes = out.format == OutputOptions.Format.elf ? ElfOutput.replace(li, out, r.btf(), r.ext(), li.distilledBase())
-                : out.encode(r.btf(), in);
-        // the output and the map land together or not at all
+        boolean elf = out.format == OutputOptions.Format.elf;
+        // the output and the map land together or not at all, and only once verified
         try (Outputs.Transaction t = new Outputs.Transaction()) {
-            t.add(target, bytes);
+            StagedOutput staged = alone && !elf ? new StagedOutput(t, target, () -> out.encode(r.btf(), in)) : null;
+            try {
+                out.verify(r.btf(), List.of(new OutputCheck.Source(in.toString(), () -> btf,
+                        id -> r.outputId(0, id, btf.firstId()))));
+            } catch (BtfException e) {
+                throw new FileException(in, e);
+            } finally {
+                if (staged != null) {
+                    staged.settle();
+                }
+            }
+            if (staged != null) {
+                staged.done();
+            } else {
+                t.add(target, elf ? ElfOutput.replace(li, out, r.btf(), r.ext(), li.distilledBase()) : out.encode(r.btf(), in));
+            }
             if (map != null) {
                 t.add(map, IdMaps.body(List.of(in), List.of(btf), r));
             }

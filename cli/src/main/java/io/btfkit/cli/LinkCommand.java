@@ -99,7 +99,7 @@ final class LinkCommand implements Callable<Integer> {
         DedupResult r;
         // the output and the map land together or not at all
         try (Outputs.Transaction t = new Outputs.Transaction()) {
-            java.util.concurrent.CompletableFuture<Void> staged;
+            StagedOutput staged;
             try {
                 r = standalone || noDedup ? null : linkStreaming(baseBtf, units);
                 lastStreamed = r != null;
@@ -108,16 +108,13 @@ final class LinkCommand implements Callable<Integer> {
                 } else {
                     r = linkRead(baseBtf, units, timer);
                 }
-                // encoded and written to its temporary file on another core while it is verified
-                // (a module link's output: 20-30 ms to encode, 35-80 ms to write, beside 80-100 ms
-                // of verification); it lands, renamed into place, only once verified
+                // encoded and written on another core while it is verified
                 Btf result = r.btf();
-                staged = java.util.concurrent.CompletableFuture.runAsync(() -> t.add(output, out.encode(result, output)),
-                        LinkCommand::onItsOwnThread);
+                staged = new StagedOutput(t, output, () -> out.encode(result, output));
                 try {
                     out.verify(result, units.sources(r));
                 } finally {
-                    staged.handle((v, e) -> null).join(); // (done, whatever it did, before the transaction may close)
+                    staged.settle();
                 }
                 timer.lap("verify");
                 if (gccNotes != null) {
@@ -127,7 +124,7 @@ final class LinkCommand implements Callable<Integer> {
             } catch (BtfException e) {
                 throw new FileException(output, e);
             }
-            joined(staged);
+            staged.done();
             if (mapFile != null) {
                 t.add(mapFile, mapBody(units, r));
             }
@@ -135,31 +132,6 @@ final class LinkCommand implements Callable<Integer> {
         }
         timer.lap("write");
         return ExitCodes.OK;
-    }
-
-    /**
-     * Runs {@code task} on a thread of its own: the verification's field rules take the common
-     * pool's one worker on two cores (Validator), and the output's write would hold it.
-     */
-    private static void onItsOwnThread(Runnable task) {
-        Thread t = new Thread(task, "btfkit-write");
-        t.setDaemon(true);
-        t.start();
-    }
-
-    /** The value of {@code task}, or what it threw as it threw it. */
-    private static <T> T joined(java.util.concurrent.CompletableFuture<T> task) {
-        try {
-            return task.join();
-        } catch (java.util.concurrent.CompletionException e) {
-            if (e.getCause() instanceof RuntimeException re) {
-                throw re;
-            }
-            if (e.getCause() instanceof Error err) {
-                throw err;
-            }
-            throw e;
-        }
     }
 
     /** Reads every input, then links them. */
