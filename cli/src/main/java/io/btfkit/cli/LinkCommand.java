@@ -94,6 +94,9 @@ final class LinkCommand implements Callable<Integer> {
         }
         Outputs.check(inputs, Outputs.given(base), Outputs.given(output, mapFile), false);
         io.btfkit.core.PhaseTimer timer = new io.btfkit.core.PhaseTimer();
+        if (!standalone && !noDedup) {
+            planMeanwhile();
+        }
         Btf baseBtf = Inputs.base(base);
         Units units = new Units();
         DedupResult r;
@@ -293,8 +296,43 @@ final class LinkCommand implements Callable<Integer> {
                 btf.format());
     }
 
+    /** The plans {@link #planMeanwhile} started, or null. */
+    private java.util.concurrent.FutureTask<StreamedInputs.Plan[]> earlyPlans;
+
+    /**
+     * Starts planning the inputs on a thread of its own while this one reads the base, which the
+     * plans do not need: the base is one thread's work (a vmlinux: 40-85 ms), the plan of 4,023
+     * modules 80-180 ms over both cores.
+     */
+    private void planMeanwhile() {
+        earlyPlans = new java.util.concurrent.FutureTask<>(this::planAll);
+        Thread t = new Thread(earlyPlans, "btfkit-plan");
+        t.setDaemon(true);
+        t.start();
+    }
+
     /** Each input's {@link StreamedInputs.Plan} (in parallel), or null when one cannot be streamed. */
     private StreamedInputs.Plan[] plans() {
+        if (earlyPlans == null) {
+            return planAll();
+        }
+        try {
+            return earlyPlans.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while planning the inputs", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    private StreamedInputs.Plan[] planAll() {
         StreamedInputs.Plan[] plans = new StreamedInputs.Plan[inputs.size()];
         java.util.stream.IntStream.range(0, plans.length).parallel().forEach(i -> plans[i] = StreamedInputs.plan(inputs.get(i)));
         return Arrays.stream(plans).anyMatch(java.util.Objects::isNull) ? null : plans;
