@@ -297,7 +297,7 @@ final class LinkCommand implements Callable<Integer> {
     }
 
     /** The plans {@link #planMeanwhile} started, or null. */
-    private java.util.concurrent.FutureTask<StreamedInputs.Plan[]> earlyPlans;
+    private java.util.function.Supplier<StreamedInputs.Plan[]> earlyPlans;
 
     /**
      * Starts planning the inputs on a thread of its own while this one reads the base, which the
@@ -305,31 +305,12 @@ final class LinkCommand implements Callable<Integer> {
      * modules 80-180 ms over both cores.
      */
     private void planMeanwhile() {
-        earlyPlans = new java.util.concurrent.FutureTask<>(this::planAll);
-        Thread t = new Thread(earlyPlans, "btfkit-plan");
-        t.setDaemon(true);
-        t.start();
+        earlyPlans = io.btfkit.core.Background.start("btfkit-plan", this::planAll);
     }
 
     /** Each input's {@link StreamedInputs.Plan} (in parallel), or null when one cannot be streamed. */
     private StreamedInputs.Plan[] plans() {
-        if (earlyPlans == null) {
-            return planAll();
-        }
-        try {
-            return earlyPlans.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while planning the inputs", e);
-        } catch (java.util.concurrent.ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException re) {
-                throw re;
-            }
-            if (e.getCause() instanceof Error err) {
-                throw err;
-            }
-            throw new IllegalStateException(e.getCause());
-        }
+        return earlyPlans != null ? earlyPlans.get() : planAll();
     }
 
     private StreamedInputs.Plan[] planAll() {

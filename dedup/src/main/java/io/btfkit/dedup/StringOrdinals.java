@@ -81,26 +81,6 @@ final class StringOrdinals {
         if (pool.length < ORDINALS_APART) {
             return () -> new StringOrdinals(pool);
         }
-        java.util.concurrent.FutureTask<StringOrdinals> task = new java.util.concurrent.FutureTask<>(
-                () -> new StringOrdinals(pool));
-        Thread t = new Thread(task, "btfkit-ordinals");
-        t.setDaemon(true);
-        t.start();
-        return () -> {
-            try {
-                return task.get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while numbering the output's strings", e);
-            } catch (java.util.concurrent.ExecutionException e) {
-                if (e.getCause() instanceof RuntimeException re) {
-                    throw re;
-                }
-                if (e.getCause() instanceof Error err) {
-                    throw err;
-                }
-                throw new IllegalStateException(e.getCause());
-            }
-        };
+        return io.btfkit.core.Background.start("btfkit-ordinals", () -> new StringOrdinals(pool));
     }
 }
